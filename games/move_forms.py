@@ -1,0 +1,42 @@
+"""Turning a submitted form into an engine move. Each game may add its own parser."""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from django.http import QueryDict
+
+from games.errors import BadMove
+
+MoveParser = Callable[[QueryDict], dict]
+_PARSERS: dict[str, MoveParser] = {}
+
+
+def register(kind: str) -> Callable[[MoveParser], MoveParser]:
+    def decorate(parser: MoveParser) -> MoveParser:
+        _PARSERS[kind] = parser
+        return parser
+
+    return decorate
+
+
+def parse_json_move(data: QueryDict) -> dict:
+    text = data.get("move", "")
+    try:
+        move = json.loads(text)
+    except (TypeError, ValueError):
+        raise BadMove("The move could not be read: it must be a JSON object.") from None
+    if not isinstance(move, dict):
+        raise BadMove("The move could not be read: it must be a JSON object.")
+    return move
+
+
+def parse_move(kind: str, data: QueryDict) -> dict:
+    return _PARSERS.get(kind, parse_json_move)(data)
+
+
+def parse_version(data: QueryDict) -> int:
+    try:
+        return int(data.get("version", ""))
+    except ValueError:
+        raise BadMove("The form is missing the game version it was made for; reload the page.") from None

@@ -1,0 +1,294 @@
+"""Use cases of the game platform: the only code that writes games, seats and events.
+
+Every write of a move follows one path (``_append_events``): lock the game row, rebuild the
+state, let the engine check and apply, append the events with consecutive ``seq``, bump
+``version``; after commit, cache the new state, announce the version to the game's channel
+group and schedule what comes next (AI moves, a short turn timer).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots, realtime, state_store
+from games.engines import IllegalMove, get_engine
+from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
+from games.models import Game, MoveEvent, Seat
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The outcome of a write: the game row as committed and the state it now has."""
+
+    game: Game
+    state: Any
+
+
+# --- creating and starting -------------------------------------------------------------
+
+
+@transaction.atomic
+def create_game(
+    *,
+    kind: str,
+    config: dict,
+    created_by=None,
+    title: str = "",
+    visibility: str = Game.Visibility.PUBLIC,
+    turn_seconds: int | None = None,
+    ai_seats: dict[int, str] | None = None,
+    join: bool = True,
+) -> Game:
+    """Open a game with one empty seat per player; the creator takes the first free one."""
+    engine = get_engine(kind)
+    seat_count = engine.seat_count(config)
+    engine.new_state(config, 0)  # refuses a bad config before anything is written
+    game = Game.objects.create(
+        kind=kind, config=config, created_by=created_by, title=title, visibility=visibility, turn_seconds=turn_seconds
+    )
+    ai_seats = ai_seats or {}
+    Seat.objects.bulk_create(
+        Seat(game=game, index=i, ai_level=ai_seats.get(i, "")) for i in range(seat_count)
+    )
+    if join and created_by is not None:
+        _take_free_seat(game, created_by)
+    return game
+
+
+def _take_free_seat(game: Game, user) -> Seat:
+    seat = game.seats.select_for_update().filter(user__isnull=True, ai_level="").order_by("index").first()
+    if seat is None:
+        raise GameNotActive("This game is full.")
+    seat.user = user
+    seat.save(update_fields=["user"])
+    return seat
+
+
+def join_game(*, game_id: int, user) -> Seat:
+    """Take the first free seat; the game starts by itself when the last seat is taken."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameNotActive("This game has already started.")
+        if game.seats.filter(user=user).exists():
+            raise GameNotActive("You are already playing in this game.")
+        seat = _take_free_seat(game, user)
+        full = not game.seats.filter(user__isnull=True, ai_level="").exists()
+    if full:
+        start_game(game_id=game_id)
+    return seat
+
+
+def start_game(*, game_id: int, by_user=None) -> Game:
+    """Start an open game. Empty seats are dropped only by engines that allow fewer players."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if by_user is not None and game.created_by_id != by_user.pk:
+            raise NotYourSeat("Only the player who opened this game can start it.")
+        if game.status != Game.Status.OPEN:
+            raise GameNotActive("This game has already started.")
+        if game.seats.filter(user__isnull=True, ai_level="").exists():
+            raise GameNotActive("Every seat must be taken (by a player or an AI) before the game starts.")
+        engine = get_engine(game.kind)
+        state = engine.new_state(game.config, game.seed)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        _refresh_turn(game, engine, state, turn_changed=True)
+        game.save()
+        transaction.on_commit(lambda: _after_commit(game, state))
+    return game
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: int | None = None) -> Applied:
+    """A player's move. Refusals raise a GameError (404, 403, 409 or 400) and write nothing."""
+    if not isinstance(move, dict):
+        raise BadMove("A move must be a JSON object with a type.")
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat_index = _users_seat(game, user, seat)
+        _check_active(game)
+        if expected_version != game.version:
+            raise StaleVersion()
+        engine = get_engine(game.kind)
+        state = state_store.load(game)
+        if seat_index not in engine.actors(state):
+            raise BadMove("It is not your turn.")
+        state = _append_events(game, engine, state, [(seat_index, MoveEvent.Kind.MOVE, move)], user=user)
+    return Applied(game, state)
+
+
+def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
+    """Let the AI in ``seat`` move, if the game is still where the task saw it."""
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        return False
+    if game.version != expected_version or game.status != Game.Status.ACTIVE:
+        return False
+    seat_row = game.seats.filter(index=seat).first()
+    if seat_row is None or not seat_row.is_ai:
+        return False
+    engine = get_engine(game.kind)
+    state = state_store.load(game)
+    if seat not in engine.actors(state):
+        return False
+    # Think outside the transaction: the bot sees only its seat's view, and no lock is held.
+    move = bots.choose_move(game.kind, engine.view(state, seat), seat_row.ai_level)
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.version != expected_version or game.status != Game.Status.ACTIVE:
+            return False
+        _append_events(game, engine, state, [(seat, MoveEvent.Kind.AI, move)])
+    return True
+
+
+def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: datetime | None = None) -> int:
+    """Apply ``timeout_move`` for every seat the game waits for once its deadline has passed.
+
+    Exactly once per turn: the row lock serialises sweepers and timers, and the deadline is
+    re-read under the lock, so a second sweeper (late, repeated or concurrent) finds it moved.
+    Returns the number of timeout events written.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            game = _lock_game(game_id)
+        except GameNotFound:
+            return 0
+        if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
+            return 0
+        if expected_version is not None and game.version != expected_version:
+            return 0
+        engine = get_engine(game.kind)
+        state = state_store.load(game)
+        events = [(seat, MoveEvent.Kind.TIMEOUT, {}) for seat in game.awaiting]
+        if not events:
+            return 0
+        version_before = game.version
+        _append_events(game, engine, state, events, stop_when_turn_changes=True, now=now)
+        return game.version - version_before
+
+
+def sweep_deadlines(now: datetime | None = None) -> int:
+    """Apply timeouts to every active game whose deadline has passed; returns events written."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now).values_list("pk", flat=True)
+    return sum(apply_timeouts(game_id=game_id, now=now) for game_id in list(due))
+
+
+# --- the one write path ---------------------------------------------------------------------
+
+
+def _append_events(
+    game: Game,
+    engine,
+    state: Any,
+    events: Iterable[tuple[int | None, str, dict]],
+    *,
+    user=None,
+    stop_when_turn_changes: bool = False,
+    now: datetime | None = None,
+) -> Any:
+    """Apply and append events to a locked game; the caller holds the transaction."""
+    turn_before = _turn_key(engine, state)
+    rows = []
+    for seat, kind, payload in events:
+        if stop_when_turn_changes and rows and _turn_key(engine, state) != turn_before:
+            break
+        try:
+            state = state_store.apply_event(engine, state, seat, kind, payload)
+        except IllegalMove as exc:
+            raise BadMove(str(exc)) from exc
+        rows.append(
+            MoveEvent(
+                game=game, seq=game.version + len(rows) + 1, seat=seat, kind=kind, payload=payload, created_by=user
+            )
+        )
+    MoveEvent.objects.bulk_create(rows)
+    game.version += len(rows)
+    turn_changed = _turn_key(engine, state) != turn_before or stop_when_turn_changes
+    if engine.is_over(state):
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.result = engine.result(state)
+        game.deadline_at = None
+        game.awaiting = []
+    else:
+        _refresh_turn(game, engine, state, turn_changed=turn_changed, now=now)
+    game.save(update_fields=["version", "status", "finished_at", "result", "deadline_at", "awaiting"])
+    transaction.on_commit(lambda: _after_commit(game, state))
+    return state
+
+
+def _turn_key(engine, state: Any) -> Any:
+    """What identifies a turn for the clock: an engine may say (``turn_key``), else who acts."""
+    turn_key = getattr(engine, "turn_key", None)
+    return turn_key(state) if turn_key else frozenset(engine.actors(state))
+
+
+def _waiting_for(engine, state: Any) -> list[int]:
+    waiting_for = getattr(engine, "waiting_for", None)
+    return sorted(waiting_for(state) if waiting_for else engine.actors(state))
+
+
+def _refresh_turn(game: Game, engine, state: Any, *, turn_changed: bool, now: datetime | None = None) -> None:
+    game.awaiting = _waiting_for(engine, state)
+    if turn_changed:
+        start = now or timezone.now()
+        game.deadline_at = start + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
+
+
+def _after_commit(game: Game, state: Any) -> None:
+    from games import tasks  # tasks import services
+
+    state_store.remember(game, game.version, state)
+    realtime.announce_version(game.pk, game.version)
+    if game.status != Game.Status.ACTIVE:
+        return
+    ai_seats = dict(game.seats.exclude(ai_level="").values_list("index", "ai_level"))
+    for seat in game.awaiting:
+        if seat in ai_seats:
+            tasks.play_ai_move.apply_async((game.pk, game.version, seat), countdown=settings.GAME_AI_DELAY_SECONDS)
+    if game.deadline_at and game.turn_seconds and game.turn_seconds <= settings.GAME_SHORT_TIMER_SECONDS:
+        tasks.apply_timeouts.apply_async((game.pk, game.version), eta=game.deadline_at)
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound("There is no such game.") from None
+
+
+def _users_seat(game: Game, user, seat: int | None) -> int:
+    if user is None or not user.is_authenticated:
+        raise NotYourSeat("Log in to play.")
+    mine = list(game.seats.filter(user=user).values_list("index", flat=True))
+    if not mine:
+        raise NotYourSeat("You are not playing in this game.")
+    if seat is None:
+        return mine[0]
+    if seat not in mine:
+        raise NotYourSeat("That seat is not yours.")
+    return seat
+
+
+def _check_active(game: Game) -> None:
+    if game.status == Game.Status.OPEN:
+        raise GameNotActive("This game has not started yet.")
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive("This game is over.")

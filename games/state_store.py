@@ -1,0 +1,91 @@
+"""Rebuilding a game's state: replay of its events through the engine, with a cache.
+
+States are cached by (game, version) in a small process-local LRU in front of the shared
+Django cache (Redis). Engines never mutate a state they are given, so a cached object may be
+handed out as is. Only committed states are cached (the writer stores them on commit).
+"""
+from __future__ import annotations
+
+import pickle
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from games.engines import get_engine
+from games.models import Game, MoveEvent
+
+_local: OrderedDict[str, Any] = OrderedDict()
+_local_lock = Lock()
+SHARED_TTL_SECONDS = 6 * 3600
+
+
+def _key(game: Game, version: int) -> str:
+    # The creation time makes the key unique even if a database is recreated and ids repeat.
+    return f"game-state:{game.pk}:{int(game.created_at.timestamp() * 1_000_000)}:{version}"
+
+
+def _remember_locally(key: str, state: Any) -> None:
+    with _local_lock:
+        _local[key] = state
+        _local.move_to_end(key)
+        while len(_local) > settings.GAME_STATE_LOCAL_CACHE_SIZE:
+            _local.popitem(last=False)
+
+
+def remember(game: Game, version: int, state: Any) -> None:
+    """Cache a committed state in both layers."""
+    key = _key(game, version)
+    _remember_locally(key, state)
+    cache.set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), SHARED_TTL_SECONDS)
+
+
+def cached(game: Game, version: int) -> Any | None:
+    key = _key(game, version)
+    with _local_lock:
+        state = _local.get(key)
+    if state is not None:
+        return state
+    blob = cache.get(key)
+    if blob is None:
+        return None
+    state = pickle.loads(blob)
+    _remember_locally(key, state)
+    return state
+
+
+def forget_local() -> None:
+    """Drop the process-local layer (tests and benchmarks)."""
+    with _local_lock:
+        _local.clear()
+
+
+def apply_event(engine, state: Any, seat: int | None, kind: str, payload: dict) -> Any:
+    if kind == MoveEvent.Kind.TIMEOUT:
+        return engine.timeout_move(state, seat)
+    return engine.apply(state, seat, payload)
+
+
+def replay(game: Game, upto: int | None = None) -> Any:
+    """The state after the first ``upto`` events (all of them by default), from scratch."""
+    engine = get_engine(game.kind)
+    state = engine.new_state(game.config, game.seed)
+    events = MoveEvent.objects.filter(game_id=game.pk).order_by("seq")
+    if upto is not None:
+        events = events.filter(seq__lte=upto)
+    for seat, kind, payload in events.values_list("seat", "kind", "payload").iterator():
+        state = apply_event(engine, state, seat, kind, payload)
+    return state
+
+
+def load(game: Game) -> Any:
+    """The state at ``game.version``: from the cache, else replayed (and then cached)."""
+    if game.status == Game.Status.OPEN:
+        return get_engine(game.kind).new_state(game.config, game.seed)
+    state = cached(game, game.version)
+    if state is None:
+        state = replay(game)
+        remember(game, game.version, state)
+    return state

@@ -1,0 +1,100 @@
+"""HTTP edges: read the request, call a selector or a service, render. Nothing else."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from games import move_forms, selectors, services
+from games.errors import GameError, GameNotFound
+from games.models import Game
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("dashboard")
+    return render(request, "home.html")
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/dashboard.html", {"dashboard": selectors.dashboard(request.user)})
+
+
+@login_required
+def finished_games(request: HttpRequest) -> HttpResponse:
+    games = Game.objects.filter(seats__user=request.user, status=Game.Status.FINISHED).order_by("-finished_at")
+    page = Paginator(games, 25).get_page(request.GET.get("page"))
+    return render(request, "games/finished.html", {"page": page})
+
+
+def _error_response(request: HttpRequest, error: GameError, game_id: int | None = None) -> HttpResponse:
+    context = {"error": error.message, "game_id": game_id}
+    if not request.htmx:
+        return render(request, "games/error.html", context, status=error.status)
+    # Show the message in the board's error slot; the board itself stays as it was.
+    response = render(request, "games/_error.html", context, status=error.status)
+    return reswap(retarget(response, "#move-error"), "outerHTML")
+
+
+@login_required
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except GameError as error:
+        return _error_response(request, error)
+    board = selectors.board_context(game, request.user)
+    template = "games/_board.html" if request.htmx else "games/game.html"
+    return render(request, template, board.as_dict())
+
+
+@login_required
+@require_POST
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+        services.submit_move(
+            game_id=game.pk,
+            user=request.user,
+            move=move_forms.parse_move(game.kind, request.POST),
+            expected_version=move_forms.parse_version(request.POST),
+        )
+    except GameError as error:
+        return _error_response(request, error, game_id)
+    if request.htmx:
+        game = selectors.game_for_viewer(game_id, request.user)
+        return render(request, "games/_board.html", selectors.board_context(game, request.user).as_dict())
+    messages.success(request, "Your move has been played.")
+    return redirect("game_detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.start_game(game_id=game_id, by_user=request.user)
+    except GameError as error:
+        return _error_response(request, error, game_id)
+    messages.success(request, "The game has started.")
+    return redirect("game_detail", game_id=game_id)
+
+
+@login_required
+def game_join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation link: shows the game and a button to take a seat."""
+    game = Game.objects.filter(invite_token=token).first()
+    if game is None:
+        return _error_response(request, GameNotFound("This invitation link is not valid."))
+    if request.method == "POST":
+        try:
+            services.join_game(game_id=game.pk, user=request.user)
+        except GameError as error:
+            return _error_response(request, error, game.pk)
+        messages.success(request, "You have joined the game.")
+        return redirect("game_detail", game_id=game.pk)
+    return render(request, "games/join.html", {"game": game})

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from games.views import home
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("games/", include("games.urls")),
+]

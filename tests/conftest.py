@@ -1,0 +1,44 @@
+"""Shared fixtures. Service and web tests run against the real PostgreSQL and Redis that
+`make test` provides (DATABASE_URL / REDIS_URL); nothing here fakes them."""
+from __future__ import annotations
+
+import pytest
+
+from games.engines import register_engine
+
+register_engine("toy", "tests.support.toy_engine")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _empty_task_queue():
+    """Tasks left in the broker by an earlier run must not reach this run's games."""
+    from hexsite.celery import app
+
+    app.control.purge()
+    yield
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, **fields):
+        username = username or f"player{next(counter)}"
+        return django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password="a-long-pass-phrase", **fields
+        )
+
+    return make
+
+
+@pytest.fixture
+def celery_worker_thread(transactional_db):
+    """A real Celery worker (in a thread of this process) consuming from the Redis broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from hexsite.celery import app
+
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
+        yield worker
+    app.control.purge()

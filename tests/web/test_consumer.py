@@ -1,0 +1,77 @@
+"""The game socket over the real Redis channel layer: own view only, catch-up on reconnect."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services, state_store
+from games.consumers import CLOSE_NOT_ALLOWED
+from games.models import Game
+from hexsite.asgi import application
+from tests.support.factories import toy_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def close_db_connections():
+    """The consumer's database work runs in asgiref's worker thread; close its connection."""
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
+
+
+def communicator_for(game, user, version=None):
+    path = f"/ws/games/{game.pk}/" + (f"?version={version}" if version is not None else "")
+    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    communicator.scope["user"] = user
+    return communicator
+
+
+def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    cards = state_store.load(game).cards
+
+    async def scenario():
+        ana_socket = communicator_for(game, ana, version=0)
+        bo_socket = communicator_for(game, bo, version=0)
+        assert (await ana_socket.connect())[0] and (await bo_socket.connect())[0]
+        assert await ana_socket.receive_nothing(timeout=0.3)  # up to date: nothing to send
+        await sync_to_async(services.submit_move)(
+            game_id=game.pk, user=ana, move={"type": "add", "n": 2}, expected_version=0
+        )
+        ana_html = await ana_socket.receive_from(timeout=5)
+        bo_html = await bo_socket.receive_from(timeout=5)
+        assert 'data-version="1"' in ana_html and 'data-version="1"' in bo_html
+        assert str(cards[0]) in ana_html and str(cards[1]) not in ana_html
+        assert str(cards[1]) in bo_html and str(cards[0]) not in bo_html
+        await ana_socket.disconnect()
+        # Bo moves while Ana is away; Ana reconnects with the version she had and catches up.
+        await sync_to_async(services.submit_move)(
+            game_id=game.pk, user=bo, move={"type": "add", "n": 1}, expected_version=1
+        )
+        assert 'data-version="2"' in await bo_socket.receive_from(timeout=5)
+        again = communicator_for(game, ana, version=1)
+        assert (await again.connect())[0]
+        assert 'data-version="2"' in await again.receive_from(timeout=5)
+        await again.disconnect()
+        await bo_socket.disconnect()
+        await close_db_connections()
+
+    asyncio.run(scenario())
+
+
+def test_a_stranger_cannot_watch_a_private_game(make_user):
+    ana, bo, stranger = make_user(), make_user(), make_user()
+    game = toy_game(ana, bo, visibility=Game.Visibility.PRIVATE)
+
+    async def scenario():
+        socket = communicator_for(game, stranger)
+        connected, code = await socket.connect()
+        assert not connected and code == CLOSE_NOT_ALLOWED
+        await close_db_connections()
+
+    asyncio.run(scenario())

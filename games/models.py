@@ -58,6 +58,12 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.title or f"{self.kind} #{self.pk}"
 
+    def ai_seat_indexes(self) -> set[int]:
+        """Seats played by an AI; asked once per game object."""
+        if not hasattr(self, "_ai_seat_indexes"):
+            self._ai_seat_indexes = set(self.seats.exclude(ai_level="").values_list("index", flat=True))
+        return self._ai_seat_indexes
+
 
 class Seat(models.Model):
     """A place at a game, held by a user or by an AI level."""

@@ -256,7 +256,7 @@ def _after_commit(game: Game, state: Any) -> None:
     realtime.announce_version(game.pk, game.version)
     if game.status != Game.Status.ACTIVE:
         return
-    ai_seats = dict(game.seats.exclude(ai_level="").values_list("index", "ai_level"))
+    ai_seats = game.ai_seat_indexes()
     for seat in game.awaiting:
         if seat in ai_seats:
             tasks.play_ai_move.apply_async((game.pk, game.version, seat), countdown=settings.GAME_AI_DELAY_SECONDS)
@@ -277,7 +277,9 @@ def _lock_game(game_id: int) -> Game:
 def _users_seat(game: Game, user, seat: int | None) -> int:
     if user is None or not user.is_authenticated:
         raise NotYourSeat("Log in to play.")
-    mine = list(game.seats.filter(user=user).values_list("index", flat=True))
+    rows = list(game.seats.values_list("index", "user_id", "ai_level"))
+    game._ai_seat_indexes = {index for index, _, ai_level in rows if ai_level}  # one query serves both
+    mine = [index for index, user_id, _ in rows if user_id == user.pk]
     if not mine:
         raise NotYourSeat("You are not playing in this game.")
     if seat is None:

@@ -1,0 +1,36 @@
+"""Set up Django for a benchmark on a throw-away test database (real PostgreSQL and Redis).
+
+Run benchmarks through `make bench`, or one of them with
+`.venv/bin/python -m hexsite.localservices -- .venv/bin/python benchmarks/<name>.py`.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hexsite.settings")
+
+
+@contextmanager
+def benchmark_database():
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        yield name
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]

@@ -18,6 +18,18 @@ def _empty_task_queue():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_redis():
+    """Each test starts with an empty Redis database (cache, rate limits, queue, channels).
+
+    `make test` gives the suite a Redis of its own; never point REDIS_URL at a shared one.
+    """
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def make_user(django_user_model):
     counter = iter(range(1, 10_000))
@@ -42,3 +54,8 @@ def celery_worker_thread(transactional_db):
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
         yield worker
     app.control.purge()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests last: Playwright keeps an event loop in the main thread while it runs."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -21,6 +22,23 @@ async def close_db_connections():
     from django.db import connections
 
     await sync_to_async(connections.close_all)()
+
+
+def run_scenario(coroutine_function) -> None:
+    """Run an async scenario on a loop of its own, in a thread of its own."""
+    errors: list[BaseException] = []
+
+    def target():
+        try:
+            asyncio.run(coroutine_function())
+        except BaseException as error:  # re-raised in the test's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
 
 
 def communicator_for(game, user, version=None):
@@ -61,7 +79,7 @@ def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
         await bo_socket.disconnect()
         await close_db_connections()
 
-    asyncio.run(scenario())
+    run_scenario(scenario)
 
 
 def test_a_stranger_cannot_watch_a_private_game(make_user):
@@ -74,4 +92,4 @@ def test_a_stranger_cannot_watch_a_private_game(make_user):
         assert not connected and code == CLOSE_NOT_ALLOWED
         await close_db_connections()
 
-    asyncio.run(scenario())
+    run_scenario(scenario)

@@ -4,4 +4,5 @@ from accounts import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("players/<str:username>/", views.player, name="player"),
 ]

@@ -1,8 +1,10 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.forms import ProfileForm
+from accounts.models import User
+from games import ratings
 
 
 @login_required
@@ -12,4 +14,13 @@ def profile(request):
         form.save()
         messages.success(request, "Your profile has been saved.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
+    stats = ratings.player_stats(request.user)
+    context = {"form": form, "stats": stats, "chart": ratings.history_svg(stats.history), "player": request.user}
+    return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def player(request, username: str):
+    person = get_object_or_404(User, username=username, is_active=True)
+    stats = ratings.player_stats(person)
+    return render(request, "accounts/player.html", {"player": person, "stats": stats, "chart": ratings.history_svg(stats.history)})

@@ -20,6 +20,7 @@ class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
         ACTIVE = "active", "In play"
+        PAUSED = "paused", "Paused by the organiser"
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
@@ -47,12 +48,21 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     # Seats the game is waiting for, kept with each write so lists need no replay.
     awaiting = models.JSONField(default=list, blank=True)
+    # Correspondence games: when the reminder to those who have not moved goes out (80%).
+    remind_at = models.DateTimeField(null=True, blank=True)
+    # While paused: the time that was left on the clock.
+    paused_remaining = models.DurationField(null=True, blank=True)
+    league = models.ForeignKey("League", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    season_index = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game number in the league season.")
+    # After the game: what the strong AI and the best placement would have scored (Hextension).
+    analysis = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=models.Q(status="active")),
+            models.Index(fields=["remind_at"], name="game_remind_idx", condition=models.Q(status="active")),
         ]
 
     def __str__(self) -> str:
@@ -133,3 +143,110 @@ class MoveEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} ({self.kind})"
+
+
+class League(models.Model):
+    """A Hextension league run by an organiser: a season of N games among its entrants."""
+
+    class Entry(models.TextChoices):
+        OPEN = "open", "Open: anyone may join"
+        APPROVAL = "approval", "By approval of the organiser"
+        INVITATION = "invitation", "By invitation link only"
+
+    class Schedule(models.TextChoices):
+        SEQUENTIAL = "sequential", "One game after another"
+        PARALLEL = "parallel", "All games at once"
+
+    class Status(models.TextChoices):
+        ENROLLING = "enrolling", "Taking entries"
+        RUNNING = "running", "Season running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Season finished"
+
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_leagues")
+    tiles_per_round = models.PositiveSmallIntegerField(default=2)
+    round_hours = models.PositiveIntegerField(default=72, help_text="Hours each round may take.")
+    season_games = models.PositiveSmallIntegerField(default=5)
+    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.OPEN)
+    schedule = models.CharField(max_length=12, choices=Schedule.choices, default=Schedule.SEQUENTIAL)
+    starts_at = models.DateTimeField(help_text="The season starts by itself at this time.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ENROLLING, db_index=True)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        permissions = [("organise_leagues", "Can organise Hextension leagues")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueEntry(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for approval"
+        APPROVED = "approved", "Playing"
+        DECLINED = "declined", "Declined"
+        REMOVED = "removed", "Removed by the organiser"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_entries")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "created_at"]
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_entry_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league}"
+
+
+class Announcement(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class Rating(models.Model):
+    """A player's OpenSkill (Plackett-Luce) rating across the site."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created_at"]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_change_once_per_game")]
+
+
+class PendingNotification(models.Model):
+    """A message kept for a user's daily digest."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pending_notifications")
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "created_at"]

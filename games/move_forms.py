@@ -40,3 +40,14 @@ def parse_version(data: QueryDict) -> int:
         return int(data.get("version", ""))
     except ValueError:
         raise BadMove("The form is missing the game version it was made for; reload the page.") from None
+
+
+@register("hextension")
+def parse_hextension_move(data: QueryDict) -> dict:
+    """The placement form: one ``cell_<tile>`` field per drawn tile (a JSON ``move`` also works)."""
+    if "move" in data:
+        return parse_json_move(data)
+    placements = {key[len("cell_"):]: value for key, value in data.items() if key.startswith("cell_")}
+    if not placements or not all(placements.values()):
+        raise BadMove("Choose a cell for every tile of this round.")
+    return {"type": "place", "placements": placements}

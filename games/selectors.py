@@ -48,6 +48,7 @@ class BoardContext:
             "view": self.view,
             "your_move": self.your_move,
             "seats": self.seats,
+            "analysis": self.game.analysis,
             "board_template": [f"games/boards/{self.game.kind}.html", "games/boards/generic.html"],
         }
 

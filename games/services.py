@@ -25,6 +25,15 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class Progress:
+    """What one write did, for what follows it (notifications, the next league game)."""
+
+    turn_changed: bool
+    timed_out: tuple[int, ...] = ()
+    finished: bool = False
+
+
+@dataclass(frozen=True)
 class Applied:
     """The outcome of a write: the game row as committed and the state it now has."""
 
@@ -103,7 +112,7 @@ def start_game(*, game_id: int, by_user=None) -> Game:
         game.started_at = timezone.now()
         _refresh_turn(game, engine, state, turn_changed=True)
         game.save()
-        transaction.on_commit(lambda: _after_commit(game, state))
+        transaction.on_commit(lambda: _after_commit(game, state, Progress(turn_changed=True)))
     return game
 
 
@@ -218,16 +227,19 @@ def _append_events(
     MoveEvent.objects.bulk_create(rows)
     game.version += len(rows)
     turn_changed = _turn_key(engine, state) != turn_before or stop_when_turn_changes
-    if engine.is_over(state):
+    finished = engine.is_over(state)
+    if finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.result = engine.result(state)
-        game.deadline_at = None
+        game.deadline_at = game.remind_at = None
         game.awaiting = []
     else:
         _refresh_turn(game, engine, state, turn_changed=turn_changed, now=now)
-    game.save(update_fields=["version", "status", "finished_at", "result", "deadline_at", "awaiting"])
-    transaction.on_commit(lambda: _after_commit(game, state))
+    game.save(update_fields=["version", "status", "finished_at", "result", "deadline_at", "remind_at", "awaiting"])
+    timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
+    progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
+    transaction.on_commit(lambda: _after_commit(game, state, progress))
     return state
 
 
@@ -245,15 +257,43 @@ def _waiting_for(engine, state: Any) -> list[int]:
 def _refresh_turn(game: Game, engine, state: Any, *, turn_changed: bool, now: datetime | None = None) -> None:
     game.awaiting = _waiting_for(engine, state)
     if turn_changed:
-        start = now or timezone.now()
-        game.deadline_at = start + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
+        set_clock(game, timedelta(seconds=game.turn_seconds) if game.turn_seconds else None, now=now)
 
 
-def _after_commit(game: Game, state: Any) -> None:
+def set_clock(game: Game, remaining: timedelta | None, *, now: datetime | None = None) -> None:
+    """Start the clock with ``remaining`` time; correspondence games get a reminder at 80%."""
+    start = now or timezone.now()
+    game.deadline_at = start + remaining if remaining else None
+    game.remind_at = None
+    if remaining and is_correspondence(game):
+        game.remind_at = game.deadline_at - remaining / 5
+
+
+def is_correspondence(game: Game) -> bool:
+    """Games with turns of an hour or more are played by correspondence: they send e-mail."""
+    return bool(game.turn_seconds and game.turn_seconds >= settings.GAME_CORRESPONDENCE_SECONDS)
+
+
+def schedule_ai_moves(game_id: int) -> None:
+    """Ask the AI seats the game is waiting for to move (after a seat was handed to the AI)."""
+    from games import tasks
+
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return
+    for seat in set(game.awaiting) & game.ai_seat_indexes():
+        tasks.play_ai_move.apply_async((game.pk, game.version, seat), countdown=settings.GAME_AI_DELAY_SECONDS)
+
+
+def _after_commit(game: Game, state: Any, progress: Progress) -> None:
     from games import tasks  # tasks import services
 
     state_store.remember(game, game.version, state)
     realtime.announce_version(game.pk, game.version)
+    if progress.finished:
+        tasks.game_finished.delay(game.pk)
+    elif is_correspondence(game) and (progress.turn_changed or progress.timed_out):
+        tasks.notify_progress.delay(game.pk, game.version, progress.turn_changed, list(progress.timed_out))
     if game.status != Game.Status.ACTIVE:
         return
     ai_seats = game.ai_seat_indexes()
@@ -292,5 +332,63 @@ def _users_seat(game: Game, user, seat: int | None) -> int:
 def _check_active(game: Game) -> None:
     if game.status == Game.Status.OPEN:
         raise GameNotActive("This game has not started yet.")
+    if game.status == Game.Status.PAUSED:
+        raise GameNotActive("This game is paused by its organiser; moves are accepted again when it resumes.")
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive("This game is over.")
+
+
+# --- after the moves: reminders, notifications, the end of a game ---------------------------
+
+
+def send_due_reminders(now: datetime | None = None) -> int:
+    """E-mail those who have not moved once 80% of a correspondence turn has passed, once."""
+    from games import notifications
+
+    now = now or timezone.now()
+    sent = 0
+    due = Game.objects.filter(status=Game.Status.ACTIVE, remind_at__lte=now).values_list("pk", flat=True)
+    for game_id in list(due):
+        with transaction.atomic():
+            game = _lock_game(game_id)
+            if game.status != Game.Status.ACTIVE or game.remind_at is None or game.remind_at > now:
+                continue
+            game.remind_at = None
+            game.save(update_fields=["remind_at"])
+            transaction.on_commit(lambda game=game: notifications.reminder(game))
+            sent += 1
+    return sent
+
+
+def notify_progress(*, game_id: int, turn_changed: bool, timed_out: list[int]) -> None:
+    from games import notifications
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return
+    if timed_out:
+        notifications.nmr_applied(game, timed_out)
+    if turn_changed and game.status == Game.Status.ACTIVE:
+        notifications.round_opened(game, _turn_label(game))
+
+
+def _turn_label(game: Game) -> str:
+    view = get_engine(game.kind).view(state_store.load(game), None)
+    if "round" in view and "rounds" in view:
+        return f"Round {view['round']} of {view['rounds']}"
+    return "A new turn"
+
+
+def game_finished(*, game_id: int) -> None:
+    """What follows the end of a game; each step may run again safely."""
+    from games import analysis, leagues, notifications, ratings
+
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return
+    ratings.rate_game(game)
+    analysis.analyse_game(game)
+    if game.league_id:
+        leagues.after_league_game(game)
+    if is_correspondence(game):
+        notifications.game_finished(game)

@@ -1,7 +1,7 @@
 """Celery tasks: thin wrappers around services, each guarded by the version it was made for."""
 from celery import shared_task
 
-from games import services
+from games import notifications, services
 
 
 @shared_task(name="games.tasks.apply_timeouts")
@@ -19,3 +19,30 @@ def play_ai_move(game_id: int, expected_version: int, seat: int) -> bool:
 def sweep_deadlines() -> int:
     """Run by beat: every game whose deadline has passed gets its timeouts, once."""
     return services.sweep_deadlines()
+
+
+@shared_task(name="games.tasks.send_reminders")
+def send_reminders() -> int:
+    return services.send_due_reminders()
+
+
+@shared_task(name="games.tasks.notify_progress")
+def notify_progress(game_id: int, version: int, turn_changed: bool, timed_out: list[int]) -> None:
+    services.notify_progress(game_id=game_id, turn_changed=turn_changed, timed_out=timed_out)
+
+
+@shared_task(name="games.tasks.game_finished")
+def game_finished(game_id: int) -> None:
+    services.game_finished(game_id=game_id)
+
+
+@shared_task(name="games.tasks.start_due_leagues")
+def start_due_leagues() -> int:
+    from games import leagues
+
+    return leagues.start_due_leagues()
+
+
+@shared_task(name="games.tasks.send_daily_digests")
+def send_daily_digests() -> int:
+    return notifications.send_daily_digests()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import hextension_views, league_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -9,4 +9,18 @@ urlpatterns = [
     path("<int:game_id>/move/", views.game_move, name="game_move"),
     path("<int:game_id>/start/", views.game_start, name="game_start"),
     path("join/<str:token>/", views.game_join, name="game_join"),
+    path("hextension/", hextension_views.lobby, name="hextension_lobby"),
+    path("hextension/new/", hextension_views.new_game, name="hextension_new"),
+    path("leagues/", league_views.league_list, name="league_list"),
+    path("leagues/new/", league_views.league_new, name="league_new"),
+    path("leagues/<int:league_id>/", league_views.league_detail, name="league_detail"),
+    path("leagues/<int:league_id>/enter/", league_views.league_enter, name="league_enter"),
+    path("leagues/<int:league_id>/entries/<int:entry_id>/", league_views.league_decide, name="league_decide"),
+    path("leagues/<int:league_id>/start/", league_views.league_start, name="league_start"),
+    path("leagues/<int:league_id>/pause/", league_views.league_pause, name="league_pause"),
+    path("leagues/<int:league_id>/extend/", league_views.league_extend, name="league_extend"),
+    path("leagues/<int:league_id>/replace/", league_views.league_replace, name="league_replace"),
+    path("leagues/<int:league_id>/announce/", league_views.league_announce, name="league_announce"),
+    path("leagues/<int:league_id>/standings.csv", league_views.league_standings_csv, name="league_standings_csv"),
+    path("leagues/<int:league_id>/boards.csv", league_views.league_boards_csv, name="league_boards_csv"),
 ]

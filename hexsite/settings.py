@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,6 +119,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": timedelta(seconds=int(os.environ.get("DEADLINE_SWEEP_SECONDS", "15"))),
     },
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
+    "start-due-leagues": {"task": "games.tasks.start_due_leagues", "schedule": timedelta(minutes=1)},
+    "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -173,6 +177,10 @@ GAME_STATE_LOCAL_CACHE_SIZE = int(os.environ.get("GAME_STATE_LOCAL_CACHE_SIZE", 
 # Turn timers at or below this many seconds also get a Celery countdown task; longer
 # deadlines are found only by the beat sweeper.
 GAME_SHORT_TIMER_SECONDS = int(os.environ.get("GAME_SHORT_TIMER_SECONDS", "900"))
+
+# Turns of at least this many seconds are correspondence: e-mails, reminders at 80%.
+GAME_CORRESPONDENCE_SECONDS = int(os.environ.get("GAME_CORRESPONDENCE_SECONDS", "3600"))
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 # A short pause before an AI moves, so people can follow the game.
 GAME_AI_DELAY_SECONDS = float(os.environ.get("GAME_AI_DELAY_SECONDS", "0.5"))

@@ -1,0 +1,207 @@
+"""League use cases (Hextension): entries, the season's games, organiser tools.
+
+Every function that changes something takes the acting user and checks that they may.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import notifications, services
+from games.errors import GameError, GameNotActive, GameNotFound, NotYourSeat
+from games.models import Announcement, Game, League, LeagueEntry, Seat
+
+ORGANISER_PERMISSION = "games.organise_leagues"
+AI_STAND_IN = "strong"  # who plays the seat of a removed player
+
+
+def can_organise(user) -> bool:
+    return bool(user and user.is_authenticated and user.has_perm(ORGANISER_PERMISSION))
+
+
+def _organised(league_id: int, user) -> League:
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise GameNotFound("There is no such league.")
+    if league.organiser_id != user.pk and not user.is_staff:
+        raise NotYourSeat("Only the organiser of this league can do that.")
+    return league
+
+
+def create_league(*, organiser, **fields) -> League:
+    if not can_organise(organiser):
+        raise NotYourSeat("Only organisers can create leagues; ask the staff for the organiser permission.")
+    return League.objects.create(organiser=organiser, **fields)
+
+
+@transaction.atomic
+def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEntry:
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise GameNotFound("There is no such league.")
+    if league.status != League.Status.ENROLLING:
+        raise GameNotActive("This league's season has started; entries are closed.")
+    if league.entry == League.Entry.INVITATION and token != league.invite_token:
+        raise NotYourSeat("This league takes players by invitation only.")
+    if LeagueEntry.objects.filter(league=league, user=user).exists():
+        raise GameNotActive("You have already entered this league.")
+    status = LeagueEntry.Status.PENDING if league.entry == League.Entry.APPROVAL else LeagueEntry.Status.APPROVED
+    return LeagueEntry.objects.create(league=league, user=user, status=status)
+
+
+@transaction.atomic
+def decide_entry(*, entry_id: int, by_user, approve: bool) -> LeagueEntry:
+    entry = LeagueEntry.objects.select_related("league").filter(pk=entry_id).first()
+    if entry is None:
+        raise GameNotFound("There is no such entry.")
+    _organised(entry.league_id, by_user)
+    entry.status = LeagueEntry.Status.APPROVED if approve else LeagueEntry.Status.DECLINED
+    entry.save(update_fields=["status"])
+    return entry
+
+
+def players(league: League) -> list:
+    entries = league.entries.filter(status=LeagueEntry.Status.APPROVED).select_related("user").order_by("created_at")
+    return [entry.user for entry in entries]
+
+
+def start_season(*, league_id: int, by_user=None) -> list[Game]:
+    """Open the season's games: all at once, or the first of a sequence."""
+    with transaction.atomic():
+        league = _organised(league_id, by_user) if by_user else League.objects.select_for_update().get(pk=league_id)
+        if league.status != League.Status.ENROLLING:
+            raise GameNotActive("This league's season has already started.")
+        entrants = players(league)
+        if len(entrants) < 2:
+            raise GameError("A season needs at least two approved players.")
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+        count = league.season_games if league.schedule == League.Schedule.PARALLEL else 1
+        games = [_open_league_game(league, entrants, index) for index in range(1, count + 1)]
+    return games
+
+
+def _open_league_game(league: League, entrants: list, index: int) -> Game:
+    game = services.create_game(
+        kind="hextension",
+        config={"players": len(entrants), "tiles_per_round": league.tiles_per_round},
+        title=f"{league.name} — game {index}",
+        turn_seconds=league.round_hours * 3600,
+        join=False,
+    )
+    for seat, user in zip(game.seats.order_by("index"), entrants):
+        seat.user = user
+        seat.save(update_fields=["user"])
+    Game.objects.filter(pk=game.pk).update(league=league, season_index=index)
+    services.start_game(game_id=game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def start_due_leagues(now=None) -> int:
+    now = now or timezone.now()
+    started = 0
+    for league_id in League.objects.filter(status=League.Status.ENROLLING, starts_at__lte=now).values_list("pk", flat=True):
+        try:
+            start_season(league_id=league_id)
+            started += 1
+        except GameError:
+            continue  # too few players yet: it starts once two are approved and the time is past
+    return started
+
+
+def after_league_game(game: Game) -> None:
+    """A league game ended: open the next one (sequential seasons) or close the season."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=game.league_id)
+        if league.status == League.Status.FINISHED:
+            return
+        played = league.games.count()
+        unfinished = league.games.exclude(status=Game.Status.FINISHED).exists()
+        if league.schedule == League.Schedule.SEQUENTIAL and played < league.season_games:
+            if not unfinished and not league.games.filter(season_index=played + 1).exists():
+                _open_league_game(league, players(league), played + 1)
+            return
+        if played >= league.season_games and not unfinished:
+            league.status = League.Status.FINISHED
+            league.save(update_fields=["status"])
+
+
+def set_paused(*, league_id: int, by_user, paused: bool) -> League:
+    """Pause: every running game keeps the time it had left; resume gives it back."""
+    with transaction.atomic():
+        league = _organised(league_id, by_user)
+        wanted_from = League.Status.RUNNING if paused else League.Status.PAUSED
+        if league.status != wanted_from:
+            raise GameNotActive("Only a running season can be paused." if paused else "This league is not paused.")
+        league.status = League.Status.PAUSED if paused else League.Status.RUNNING
+        league.save(update_fields=["status"])
+        now = timezone.now()
+        for game in Game.objects.select_for_update().filter(league=league, status=Game.Status.ACTIVE if paused else Game.Status.PAUSED):
+            if paused:
+                game.paused_remaining = max(game.deadline_at - now, timedelta(0)) if game.deadline_at else None
+                game.status, game.deadline_at, game.remind_at = Game.Status.PAUSED, None, None
+            else:
+                game.status = Game.Status.ACTIVE
+                services.set_clock(game, game.paused_remaining, now=now)
+                game.paused_remaining = None
+            game.save(update_fields=["status", "deadline_at", "remind_at", "paused_remaining"])
+    return league
+
+
+def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
+    if not 1 <= hours <= 14 * 24:
+        raise GameError("Extend by 1 hour to 14 days.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id, league__isnull=False).first()
+        if game is None:
+            raise GameNotFound("There is no such league game.")
+        _organised(game.league_id, by_user)
+        if game.status != Game.Status.ACTIVE or game.deadline_at is None:
+            raise GameNotActive("Only a running round's deadline can be extended.")
+        remaining = game.deadline_at - timezone.now() + timedelta(hours=hours)
+        services.set_clock(game, remaining)
+        game.save(update_fields=["deadline_at", "remind_at"])
+    return game
+
+
+def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
+    """Hand a player's seats in the league's unfinished games to another player, or to the AI
+    when ``new_user`` is None (removal); returns the number of seats handed over."""
+    with transaction.atomic():
+        league = _organised(league_id, by_user)
+        entry = LeagueEntry.objects.filter(league=league, user=old_user).first()
+        if entry is None:
+            raise GameNotFound("That player is not in this league.")
+        entry.status = LeagueEntry.Status.REMOVED
+        entry.save(update_fields=["status"])
+        if new_user is not None:
+            LeagueEntry.objects.update_or_create(league=league, user=new_user, defaults={"status": LeagueEntry.Status.APPROVED})
+        seats = Seat.objects.select_for_update().filter(
+            game__league=league, user=old_user, game__status__in=[Game.Status.ACTIVE, Game.Status.PAUSED, Game.Status.OPEN]
+        )
+        handed, given_to_ai = 0, set()
+        for seat in seats:
+            if new_user is not None and Seat.objects.filter(game=seat.game_id, user=new_user).exists():
+                raise GameError(f"{new_user} already plays in {seat.game}.")
+            seat.user, seat.ai_level = (new_user, "") if new_user is not None else (None, AI_STAND_IN)
+            seat.save(update_fields=["user", "ai_level"])
+            handed += 1
+            if new_user is None:
+                given_to_ai.add(seat.game_id)
+    for game_id in given_to_ai:
+        services.schedule_ai_moves(game_id)
+    return handed
+
+
+def announce(*, league_id: int, by_user, text: str) -> Announcement:
+    text = text.strip()
+    if not text:
+        raise GameError("Write something to announce.")
+    with transaction.atomic():
+        league = _organised(league_id, by_user)
+        announcement = Announcement.objects.create(league=league, author=by_user, text=text)
+        recipients = players(league)
+        transaction.on_commit(lambda: notifications.league_announcement(league, text, recipients))
+    return announcement

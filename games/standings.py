@@ -1,0 +1,126 @@
+"""League standings (selectors) and their CSV exports.
+
+Per game, duplicate-style match points: 1 for every other player of the game one outscored,
+½ for each tie. A player the NMR rule put out of a game ranks below every player who finished
+it, whatever the scores. The table orders by match points, then total score, then best game.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Count
+
+from games import state_store
+from games.engines import get_engine
+from games.models import Game, League, MoveEvent, Seat
+
+
+@dataclass
+class StandingRow:
+    user_id: int
+    name: str
+    scores: dict[int, int] = field(default_factory=dict)  # season index -> score
+    match_points: float = 0.0
+    possible: float = 0.0
+    total_score: int = 0
+    best_game: int = 0
+    nmr: int = 0
+    times_out: int = 0
+    rank: int = 0
+    per_game: list[int | None] = field(default_factory=list)  # aligned with Standings.game_numbers
+
+    @property
+    def percentage(self) -> float:
+        return 100.0 * self.match_points / self.possible if self.possible else 0.0
+
+    @property
+    def games(self) -> int:
+        return len(self.scores)
+
+
+@dataclass
+class Standings:
+    league: League
+    game_numbers: list[int]
+    rows: list[StandingRow]
+
+
+def game_match_points(scores: list[int], out: set[int]) -> list[float]:
+    """Match points of each seat against the others of one game (finishers above those out)."""
+    keys = [(0 if seat in out else 1, score) for seat, score in enumerate(scores)]
+    counts = Counter(keys)
+    below: dict[tuple, int] = {}
+    running = 0
+    for key in sorted(counts):
+        below[key] = running
+        running += counts[key]
+    return [below[key] + 0.5 * (counts[key] - 1) for key in keys]
+
+
+def league_standings(league: League) -> Standings:
+    games = list(league.games.filter(status=Game.Status.FINISHED).order_by("season_index"))
+    seats = Seat.objects.filter(game__in=games, user__isnull=False).select_related("user")
+    seat_user = {(s.game_id, s.index): s.user for s in seats}
+    nmr = Counter()
+    timeouts = (
+        MoveEvent.objects.filter(game__in=games, kind=MoveEvent.Kind.TIMEOUT)
+        .values_list("game_id", "seat").annotate(n=Count("id"))
+    )
+    for game_id, seat, count in timeouts:
+        user = seat_user.get((game_id, seat))
+        if user is not None:
+            nmr[user.pk] += count
+    rows: dict[int, StandingRow] = {}
+    for game in games:
+        scores, out = game.result["scores"], set(game.result.get("out", []))
+        points = game_match_points(scores, out)
+        for seat, score in enumerate(scores):
+            user = seat_user.get((game.pk, seat))
+            if user is None:
+                continue
+            row = rows.setdefault(user.pk, StandingRow(user_id=user.pk, name=user.public_name))
+            row.scores[game.season_index] = score
+            row.match_points += points[seat]
+            row.possible += len(scores) - 1
+            row.total_score += score
+            row.best_game = max(row.best_game, score)
+            row.times_out += seat in out
+    numbers = [g.season_index for g in games]
+    for row in rows.values():
+        row.nmr = nmr[row.user_id]
+        row.per_game = [row.scores.get(n) for n in numbers]
+    ordered = sorted(rows.values(), key=lambda r: (-r.match_points, -r.total_score, -r.best_game, r.name))
+    previous = None
+    for position, row in enumerate(ordered, start=1):
+        key = (row.match_points, row.total_score, row.best_game)
+        row.rank = previous[1] if previous and previous[0] == key else position
+        previous = (key, row.rank)
+    return Standings(league=league, game_numbers=numbers, rows=ordered)
+
+
+def standings_csv(standings: Standings) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", *[f"game {n}" for n in standings.game_numbers],
+                     "match points", "percentage", "total score", "best game", "NMRs", "times out"])
+    for row in standings.rows:
+        writer.writerow([row.rank, row.name, *["" if v is None else v for v in row.per_game],
+                         f"{row.match_points:g}", f"{row.percentage:.1f}", row.total_score, row.best_game, row.nmr, row.times_out])
+    return out.getvalue()
+
+
+def boards_csv(league: League) -> str:
+    """Every board of every league game as of its last closed round (never an open round)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["game", "player", "cell", "tile"])
+    for game in league.games.exclude(status=Game.Status.OPEN).order_by("season_index"):
+        names = {s.index: s.label for s in game.seats.select_related("user")}
+        view = get_engine(game.kind).view(state_store.load(game), None)
+        for seat_view in view["seats"]:
+            for cell, tile in seat_view["board"].items():
+                writer.writerow([game.season_index, names.get(seat_view["seat"], ""), cell, tile])
+    return out.getvalue()

@@ -1,0 +1,79 @@
+"""Two people sign up, one opens a private Hextension game, the other joins by its link, and
+both play all 19 tiles through the pages; the final page shows the right scores."""
+import re
+
+import pytest
+from django.core import mail
+
+from games.models import Game
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def sign_up(page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/signup/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Email:").fill(f"{username}@example.com")
+    page.get_by_label("Password:", exact=True).fill("tiles-and-rivers-42")
+    page.get_by_label("Password (again):").fill("tiles-and-rivers-42")
+    page.get_by_role("button", name="Sign Up").click()
+    page.wait_for_url(re.compile(r"/accounts/confirm-email/"))
+    message = next(m for m in reversed(mail.outbox) if m.to == [f"{username}@example.com"])
+    page.goto(re.search(r"https?://\S+/accounts/confirm-email/\S+/", message.body).group(0))
+    page.get_by_role("button", name="Confirm").click()
+    page.wait_for_url(re.compile(r"/games/$"))
+
+
+def play_round(page, game_url: str, cell_offset: int) -> None:
+    """Place this round's tiles with the plain form: each tile on a different empty cell."""
+    page.goto(game_url)
+    selects = page.locator("select[name^='cell_']")
+    for i in range(selects.count()):
+        options = selects.nth(i).locator("option:not([value=''])")
+        selects.nth(i).select_option(options.nth((i + cell_offset) % options.count()).get_attribute("value"))
+    page.locator("form button[type=submit]").filter(has_text="Submit").click()
+    page.wait_for_load_state("networkidle")
+
+
+def test_two_players_play_a_whole_private_game_in_the_browser(live_server, browser, celery_worker_thread):
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    for page in (ana, bo):
+        page.set_default_timeout(20_000)
+    sign_up(ana, live_server.url, "ana")
+    sign_up(bo, live_server.url, "bo")
+
+    ana.goto(f"{live_server.url}/games/hextension/new/")
+    ana.get_by_label("Visibility").select_option("private")
+    ana.get_by_label("Players").fill("2")
+    ana.get_by_role("button", name="Open the game").click()
+    ana.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_url = ana.url
+    invite = re.search(r"https?://\S+/games/join/\S+/", ana.content()).group(0)
+
+    bo.goto(invite)
+    bo.get_by_role("button", name="Take a seat").click()
+    bo.wait_for_url(game_url)
+    game = Game.objects.get()
+    assert game.status == Game.Status.ACTIVE
+
+    for round_number in range(10):
+        play_round(ana, game_url, cell_offset=0)
+        play_round(bo, game_url, cell_offset=1)
+        game.refresh_from_db()
+        assert game.version == 2 * (round_number + 1)  # both submissions were written
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    scores = game.result["scores"]
+
+    for _ in range(60):  # the worker computes the hindsight figures after the game
+        game.refresh_from_db()
+        if game.analysis:
+            break
+        ana.wait_for_timeout(500)
+    ana.goto(game_url)
+    results = ana.locator("table").filter(has_text="Best possible")
+    for name, score in (("ana", scores[0]), ("bo", scores[1])):
+        row = results.locator("tr").filter(has_text=name)
+        assert str(score) in row.inner_text()
+    assert str(game.analysis["best_score"]) in results.inner_text()

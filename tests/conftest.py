@@ -54,6 +54,19 @@ def celery_worker_thread(transactional_db):
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
         yield worker
     app.control.purge()
+    _close_other_connections()
+
+
+def _close_other_connections():
+    """Threads that served the test (worker, live server) leave connections open; end them so
+    the test database can be dropped."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def pytest_collection_modifyitems(config, items):

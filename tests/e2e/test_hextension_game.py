@@ -44,12 +44,12 @@ def test_two_players_play_a_whole_private_game_in_the_browser(live_server, brows
     sign_up(bo, live_server.url, "bo")
 
     ana.goto(f"{live_server.url}/games/hextension/new/")
-    ana.get_by_label("Visibility").select_option("private")
-    ana.get_by_label("Players").fill("2")
+    ana.get_by_label("Visibility:").select_option("private")
+    ana.get_by_label("Players:", exact=True).fill("2")
     ana.get_by_role("button", name="Open the game").click()
     ana.wait_for_url(re.compile(r"/games/\d+/$"))
     game_url = ana.url
-    invite = re.search(r"https?://\S+/games/join/\S+/", ana.content()).group(0)
+    invite = live_server.url + re.search(r"/games/join/[\w-]+/", ana.content()).group(0)
 
     bo.goto(invite)
     bo.get_by_role("button", name="Take a seat").click()

@@ -113,7 +113,7 @@ def test_a_sequential_season_standings_and_ratings(make_user, organiser):
 def test_match_points_put_players_out_below_finishers():
     assert standings.game_match_points([100, 80, 80, 150], out=set()) == [2, 0.5, 0.5, 3]
     # Seat 3 is out: it ranks below the finishers whatever its score.
-    assert standings.game_match_points([100, 80, 80, 150], out={3}) == [2, 0.5, 0.5, 0]
+    assert standings.game_match_points([100, 80, 80, 150], out={3}) == [3, 1.5, 1.5, 0]
 
 
 def test_pause_resume_extend_and_replace(make_user, organiser):

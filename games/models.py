@@ -36,6 +36,8 @@ class Game(models.Model):
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
     invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False, unique=True)
     version = models.PositiveIntegerField(default=0, help_text="Number of move events so far.")
+    # The version at which the current turn or round began (see services._is_current).
+    turn_started_version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_games"
     )

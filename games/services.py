@@ -127,9 +127,9 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         game = _lock_game(game_id)
         seat_index = _users_seat(game, user, seat)
         _check_active(game)
-        if expected_version != game.version:
-            raise StaleVersion()
         engine = get_engine(game.kind)
+        if not _is_current(game, engine, expected_version):
+            raise StaleVersion()
         state = state_store.load(game)
         if seat_index not in engine.actors(state):
             raise BadMove("It is not your turn.")
@@ -236,11 +236,23 @@ def _append_events(
         game.awaiting = []
     else:
         _refresh_turn(game, engine, state, turn_changed=turn_changed, now=now)
-    game.save(update_fields=["version", "status", "finished_at", "result", "deadline_at", "remind_at", "awaiting"])
+    game.save(update_fields=["version", "turn_started_version", "status", "finished_at", "result", "deadline_at",
+                             "remind_at", "awaiting"])
     timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
     progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
     transaction.on_commit(lambda: _after_commit(game, state, progress))
     return state
+
+
+def _is_current(game: Game, engine, expected_version: Any) -> bool:
+    """Was the client's view made at the current version? In engines where every seat acts at
+    once (``SIMULTANEOUS_TURNS``), a view from earlier in the same round is current enough:
+    other seats' submissions change nothing a seat decides on."""
+    if not isinstance(expected_version, int):
+        return False
+    if expected_version == game.version:
+        return True
+    return getattr(engine, "SIMULTANEOUS_TURNS", False) and game.turn_started_version <= expected_version <= game.version
 
 
 def _turn_key(engine, state: Any) -> Any:
@@ -257,6 +269,7 @@ def _waiting_for(engine, state: Any) -> list[int]:
 def _refresh_turn(game: Game, engine, state: Any, *, turn_changed: bool, now: datetime | None = None) -> None:
     game.awaiting = _waiting_for(engine, state)
     if turn_changed:
+        game.turn_started_version = game.version
         set_clock(game, timedelta(seconds=game.turn_seconds) if game.turn_seconds else None, now=now)
 
 

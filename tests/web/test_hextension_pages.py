@@ -60,16 +60,21 @@ def test_placing_by_plain_form_and_each_refusal(client, make_user):
         assert message in response.content.decode(), fields
     ok = client.post(url, {"version": 0, f"cell_{first}": "A1", f"cell_{second}": "C3"})
     assert ok.status_code == 302
+    # Same round, a view from before her own move: she may still change her submission.
     again = client.post(url, {"version": 0, f"cell_{first}": "A2", f"cell_{second}": "C3"})
-    assert again.status_code == 409 and "moved on" in again.content.decode()
+    assert again.status_code == 302
     client.force_login(cy)
-    assert client.post(url, {"version": 1, f"cell_{first}": "A1", f"cell_{second}": "C3"}).status_code == 403
+    assert client.post(url, {"version": 2, f"cell_{first}": "A1", f"cell_{second}": "C3"}).status_code == 403
     client.force_login(bo)
     assert client.post(url, {"version": 1, f"cell_{first}": "A1", f"cell_{second}": "C3"}).status_code == 302
-    # The round is closed: its tiles cannot be placed again.
+    # The round is closed: a form from it is stale, and its tiles cannot be placed again.
     stale = client.post(url, {"version": 2, f"cell_{first}": "B1", f"cell_{second}": "B2"})
-    assert stale.status_code == 400 and "already on your board" in stale.content.decode()
-    assert MoveEvent.objects.filter(game=game).count() == 2
+    assert stale.status_code == 409 and "moved on" in stale.content.decode()
+    replay = client.post(url, {"version": 3, f"cell_{first}": "B1", f"cell_{second}": "B2"})
+    assert replay.status_code == 400 and "already on your board" in replay.content.decode()
+    game.refresh_from_db()
+    assert hextension.view(state_store.load(game), 0)["seats"][0]["board"] == {"A2": first, "C3": second}
+    assert MoveEvent.objects.filter(game=game).count() == 3
 
 
 def test_the_page_never_shows_another_players_open_round_placements(client, make_user):

@@ -61,27 +61,31 @@ def game_match_points(scores: list[int], out: set[int]) -> list[float]:
 
 
 def league_standings(league: League) -> Standings:
-    games = list(league.games.filter(status=Game.Status.FINISHED).order_by("season_index"))
-    seats = Seat.objects.filter(game__in=games, user__isnull=False).select_related("user")
-    seat_user = {(s.game_id, s.index): s.user for s in seats}
+    games = list(league.games.filter(status=Game.Status.FINISHED).order_by("season_index").only("pk", "season_index", "result"))
+    # Plain tuples, not model instances: a season of 100 players holds a thousand seats.
+    seat_user: dict[tuple[int, int], tuple[int, str]] = {
+        (game_id, index): (user_id, display_name or username)
+        for game_id, index, user_id, username, display_name in Seat.objects.filter(
+            game__in=games, user__isnull=False
+        ).values_list("game_id", "index", "user_id", "user__username", "user__display_name")
+    }
     nmr = Counter()
     timeouts = (
         MoveEvent.objects.filter(game__in=games, kind=MoveEvent.Kind.TIMEOUT)
         .values_list("game_id", "seat").annotate(n=Count("id"))
     )
     for game_id, seat, count in timeouts:
-        user = seat_user.get((game_id, seat))
-        if user is not None:
-            nmr[user.pk] += count
+        if (game_id, seat) in seat_user:
+            nmr[seat_user[game_id, seat][0]] += count
     rows: dict[int, StandingRow] = {}
     for game in games:
         scores, out = game.result["scores"], set(game.result.get("out", []))
         points = game_match_points(scores, out)
         for seat, score in enumerate(scores):
-            user = seat_user.get((game.pk, seat))
-            if user is None:
-                continue
-            row = rows.setdefault(user.pk, StandingRow(user_id=user.pk, name=user.public_name))
+            if (game.pk, seat) not in seat_user:
+                continue  # an AI seat
+            user_id, name = seat_user[game.pk, seat]
+            row = rows.setdefault(user_id, StandingRow(user_id=user_id, name=name))
             row.scores[game.season_index] = score
             row.match_points += points[seat]
             row.possible += len(scores) - 1

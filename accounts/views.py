@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.forms import ProfileForm
 from accounts.models import User
-from games import ratings
+from games import ratings, solo
 
 
 @login_required
@@ -15,7 +15,8 @@ def profile(request):
         messages.success(request, "Your profile has been saved.")
         return redirect("profile")
     stats = ratings.player_stats(request.user)
-    context = {"form": form, "stats": stats, "chart": ratings.history_svg(stats.history), "player": request.user}
+    context = {"form": form, "stats": stats, "chart": ratings.history_svg(stats.history), "player": request.user,
+               "solo": solo.solo_stats(request.user)}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
 
 
@@ -23,4 +24,5 @@ def profile(request):
 def player(request, username: str):
     person = get_object_or_404(User, username=username, is_active=True)
     stats = ratings.player_stats(person)
-    return render(request, "accounts/player.html", {"player": person, "stats": stats, "chart": ratings.history_svg(stats.history)})
+    return render(request, "accounts/player.html", {"player": person, "stats": stats, "chart": ratings.history_svg(stats.history),
+                                                    "solo": solo.solo_stats(person)})

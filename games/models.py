@@ -58,6 +58,7 @@ class Game(models.Model):
     season_index = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game number in the league season.")
     # After the game: what the strong AI and the best placement would have scored (Hextension).
     analysis = models.JSONField(null=True, blank=True)
+    daily = models.ForeignKey("DailyPuzzle", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
     result = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -65,6 +66,11 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=models.Q(status="active")),
             models.Index(fields=["remind_at"], name="game_remind_idx", condition=models.Q(status="active")),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["daily", "created_by"], name="one_daily_attempt_each", condition=models.Q(daily__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:
@@ -128,6 +134,7 @@ class MoveEvent(models.Model):
         MOVE = "move", "Move by a player"
         AI = "ai", "Move by an AI"
         TIMEOUT = "timeout", "Timeout"
+        UNDO = "undo", "Undo of the last move"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -252,3 +259,17 @@ class PendingNotification(models.Model):
 
     class Meta:
         ordering = ["user", "created_at"]
+
+
+class DailyPuzzle(models.Model):
+    """The Hextremadura puzzle of a day: one secret shuffle for everyone, one attempt each."""
+
+    date = models.DateField(unique=True)
+    seed = models.BigIntegerField(default=new_secret_seed, editable=False)
+    par = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The solver's score on this shuffle.")
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"Daily puzzle of {self.date:%d %B %Y}"

@@ -51,3 +51,18 @@ def parse_hextension_move(data: QueryDict) -> dict:
     if not placements or not all(placements.values()):
         raise BadMove("Choose a cell for every tile of this round.")
     return {"type": "place", "placements": placements}
+
+
+@register("hextremadura")
+def parse_hextremadura_move(data: QueryDict) -> dict:
+    """The placement form: tile, cell (q, r), rotation and, for a river tile, its face."""
+    if "move" in data:
+        return parse_json_move(data)
+    try:
+        move = {"type": "place", "tile": data["tile"], "q": int(data["q"]), "r": int(data["r"]),
+                "rotation": int(data.get("rotation", 0))}
+    except (KeyError, ValueError):
+        raise BadMove("Choose a tile, a cell and a rotation.") from None
+    if data.get("face"):
+        move["face"] = data["face"]
+    return move

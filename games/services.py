@@ -137,6 +137,29 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
     return Applied(game, state)
 
 
+def undo_last_move(*, game_id: int, user, expected_version: int) -> Applied:
+    """Take back the player's latest move, as an event (nothing is deleted). Casual solo games only."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _users_seat(game, user, None)
+        _check_active(game)
+        if not game.config.get("undo", False) or game.daily_id:
+            raise BadMove("Undo is not allowed in this game.")
+        if expected_version != game.version:
+            raise StaleVersion()
+        effective = state_store.effective_events(game)
+        if not effective:
+            raise BadMove("There is no move to undo.")
+        engine = get_engine(game.kind)
+        state = state_store.replay_events(game, effective[:-1])
+        MoveEvent.objects.create(game=game, seq=game.version + 1, seat=seat, kind=MoveEvent.Kind.UNDO, created_by=user)
+        game.version += 1
+        _refresh_turn(game, engine, state, turn_changed=False)
+        game.save(update_fields=["version", "awaiting"])
+        transaction.on_commit(lambda: _after_commit(game, state, Progress(turn_changed=False)))
+    return Applied(game, state)
+
+
 def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
     """Let the AI in ``seat`` move, if the game is still where the task saw it."""
     try:

@@ -68,16 +68,31 @@ def apply_event(engine, state: Any, seat: int | None, kind: str, payload: dict) 
     return engine.apply(state, seat, payload)
 
 
-def replay(game: Game, upto: int | None = None) -> Any:
-    """The state after the first ``upto`` events (all of them by default), from scratch."""
-    engine = get_engine(game.kind)
-    state = engine.new_state(game.config, game.seed)
+def effective_events(game: Game, upto: int | None = None) -> list[tuple[int | None, str, dict]]:
+    """The events that make the position: an ``undo`` event takes back the latest of them."""
     events = MoveEvent.objects.filter(game_id=game.pk).order_by("seq")
     if upto is not None:
         events = events.filter(seq__lte=upto)
+    effective: list[tuple[int | None, str, dict]] = []
     for seat, kind, payload in events.values_list("seat", "kind", "payload").iterator():
+        if kind == MoveEvent.Kind.UNDO:
+            effective.pop()
+        else:
+            effective.append((seat, kind, payload))
+    return effective
+
+
+def replay_events(game: Game, events: list[tuple[int | None, str, dict]]) -> Any:
+    engine = get_engine(game.kind)
+    state = engine.new_state(game.config, game.seed)
+    for seat, kind, payload in events:
         state = apply_event(engine, state, seat, kind, payload)
     return state
+
+
+def replay(game: Game, upto: int | None = None) -> Any:
+    """The state after the first ``upto`` events (all of them by default), from scratch."""
+    return replay_events(game, effective_events(game, upto))
 
 
 def load(game: Game) -> Any:

@@ -46,3 +46,10 @@ def start_due_leagues() -> int:
 @shared_task(name="games.tasks.send_daily_digests")
 def send_daily_digests() -> int:
     return notifications.send_daily_digests()
+
+
+@shared_task(name="games.tasks.compute_daily_par")
+def compute_daily_par(puzzle_id: int) -> int | None:
+    from games import solo
+
+    return solo.compute_par(puzzle_id)

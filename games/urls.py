@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import hextension_views, league_views, views
+from games import hextension_views, league_views, solo_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -9,6 +9,12 @@ urlpatterns = [
     path("<int:game_id>/move/", views.game_move, name="game_move"),
     path("<int:game_id>/start/", views.game_start, name="game_start"),
     path("join/<str:token>/", views.game_join, name="game_join"),
+    path("<int:game_id>/undo/", solo_views.undo, name="game_undo"),
+    path("<int:game_id>/hint/", solo_views.hint, name="game_hint"),
+    path("hextremadura/", solo_views.home, name="hextremadura_home"),
+    path("hextremadura/new/", solo_views.new_casual_game, name="hextremadura_new"),
+    path("hextremadura/daily/", solo_views.start_daily, name="hextremadura_daily"),
+    path("hextremadura/daily/<str:date>/", solo_views.daily_leaderboard, name="hextremadura_leaderboard"),
     path("hextension/", hextension_views.lobby, name="hextension_lobby"),
     path("hextension/new/", hextension_views.new_game, name="hextension_new"),
     path("leagues/", league_views.league_list, name="league_list"),

@@ -66,10 +66,15 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except GameError as error:
         return _error_response(request, error, game_id)
+    return game_board_response(request, game_id, "Your move has been played.")
+
+
+def game_board_response(request: HttpRequest, game_id: int, done: str) -> HttpResponse:
+    """After a write: the fresh board for htmx, or a redirect to the game page with a note."""
     if request.htmx:
         game = selectors.game_for_viewer(game_id, request.user)
         return render(request, "games/_board.html", selectors.board_context(game, request.user).as_dict())
-    messages.success(request, "Your move has been played.")
+    messages.success(request, done)
     return redirect("game_detail", game_id=game_id)
 
 

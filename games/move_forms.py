@@ -59,8 +59,11 @@ def parse_hextremadura_move(data: QueryDict) -> dict:
     if "move" in data:
         return parse_json_move(data)
     try:
-        move = {"type": "place", "tile": data["tile"], "q": int(data["q"]), "r": int(data["r"]),
-                "rotation": int(data.get("rotation", 0))}
+        if data.get("cell"):  # one "q,r" select
+            q, r = (int(part) for part in data["cell"].split(","))
+        else:
+            q, r = int(data["q"]), int(data["r"])
+        move = {"type": "place", "tile": data["tile"], "q": q, "r": r, "rotation": int(data.get("rotation", 0))}
     except (KeyError, ValueError):
         raise BadMove("Choose a tile, a cell and a rotation.") from None
     if data.get("face"):

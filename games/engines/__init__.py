@@ -1,8 +1,5 @@
 """Game engines: pure Python, no Django import, ever.
 
-ENGINEERS: read /work/main/READ_ME_FIRST_ENGINEERS.md now (rules of work: no git commands,
-deadline 10:35 UTC, where tests go, how to run them). Delete nothing; the lead removes this line.
-
 Every engine is a package ``games.engines.<kind>`` exposing the same module-level
 functions (see ARCHITECTURE.md, "The engine protocol"):
 

@@ -26,13 +26,10 @@ def main() -> None:
         players = [ana, bo]
 
         latencies = []
-        checkpoints = {}
         for i in range(1000):
             start = time.perf_counter()
             services.submit_move(game_id=game.pk, user=players[i % 2], move={"type": "add", "n": 1}, expected_version=i)
             latencies.append((time.perf_counter() - start) * 1000)
-            if i + 1 in (10, 100, 1000):
-                checkpoints[i + 1] = True
         print("move submission through services.submit_move, 1,000 moves:")
         print(f"  p50 {percentile(latencies, 50):.2f} ms   p99 {percentile(latencies, 99):.2f} ms   "
               f"mean {statistics.mean(latencies):.2f} ms   max {max(latencies):.2f} ms")
@@ -40,13 +37,13 @@ def main() -> None:
         print("rebuild of the state at N events (median of 20 runs):")
         game.refresh_from_db()
         for events in (10, 100, 1000):
-            scratch = _median_ms(lambda: state_store.replay(game, upto=events))
+            scratch = _median_ms(lambda n=events: state_store.replay(game, upto=n))
             state_store.remember(game, events, state_store.replay(game, upto=events))
-            local = _median_ms(lambda: state_store.cached(game, events))
+            local = _median_ms(lambda n=events: state_store.cached(game, n))
 
-            def redis_hit():
+            def redis_hit(n=events):
                 state_store.forget_local()
-                return state_store.cached(game, events)
+                return state_store.cached(game, n)
 
             shared = _median_ms(redis_hit)
             print(f"  {events:>5} events: replay from scratch {scratch:8.2f} ms   "

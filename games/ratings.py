@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Avg, Count, Max
 from openskill.models import PlackettLuce
 
 from games.models import Game, Rating, RatingChange, Seat

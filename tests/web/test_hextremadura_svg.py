@@ -6,7 +6,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 

@@ -58,8 +58,11 @@ def create_game(
 ) -> Game:
     """Open a game with one empty seat per player; the creator takes the first free one."""
     engine = get_engine(kind)
-    seat_count = engine.seat_count(config)
-    engine.new_state(config, 0)  # refuses a bad config before anything is written
+    try:
+        seat_count = engine.seat_count(config)
+        engine.new_state(config, 0)  # refuses a bad config before anything is written
+    except (ValueError, TypeError, IllegalMove) as exc:
+        raise BadMove(f"These game settings cannot be used: {exc}") from exc
     game = Game.objects.create(
         kind=kind, config=config, created_by=created_by, title=title, visibility=visibility, turn_seconds=turn_seconds
     )

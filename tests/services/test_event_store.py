@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from games import selectors, services, state_store
-from games.engines import IllegalMove
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
 from games.models import Game, MoveEvent
 from tests.support import toy_engine
@@ -171,7 +170,7 @@ def test_start_and_join_rules(make_user):
 
 
 def test_a_bad_config_is_refused_before_anything_is_written(make_user):
-    with pytest.raises(IllegalMove, match="2 to 4 players"):
+    with pytest.raises(BadMove, match="2 to 4 players"):
         services.create_game(kind="toy", config={"players": 7}, created_by=make_user())
     assert not Game.objects.exists()
 

@@ -8,9 +8,11 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "user", "ai_level", "joined_at")
-    readonly_fields = ("index", "joined_at")
-    raw_id_fields = ("user",)
+    readonly_fields = fields
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Game)
@@ -20,7 +22,8 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("title", "created_by__username")
     fields = ("kind", "title", "status", "visibility", "config", "version", "turn_seconds", "deadline_at",
               "created_by", "created_at", "started_at", "finished_at", "result")
-    readonly_fields = ("kind", "config", "version", "created_at", "started_at", "finished_at", "result")
+    # Play changes only through the services (locks, clocks, AI tasks); staff may retitle.
+    readonly_fields = tuple(f for f in fields if f != "title")
     raw_id_fields = ("created_by",)
     inlines = [SeatInline]
 
@@ -29,7 +32,10 @@ class GameAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("game", "index", "user", "ai_level")
     search_fields = ("user__username",)
-    raw_id_fields = ("game", "user")
+    readonly_fields = ("game", "index", "user", "ai_level", "joined_at")
+
+    def has_add_permission(self, request):
+        return False
 
 
 @admin.register(MoveEvent)
@@ -37,6 +43,15 @@ class MoveEventAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "seat", "kind", "created_by", "created_at")
     list_filter = ("kind",)
     search_fields = ("game__id",)
+    fields = ("game", "seq", "seat", "kind", "created_by", "created_at", "move")
+    readonly_fields = fields
+
+    @admin.display(description="payload")
+    def move(self, event: MoveEvent) -> str:
+        # A move of a game still in play may be a placement others must not see yet.
+        if event.game.status != Game.Status.FINISHED:
+            return "(hidden until the game is over)"
+        return str(event.payload)
 
     def has_add_permission(self, request):
         return False

@@ -15,10 +15,12 @@ CLOSE_NOT_ALLOWED = 4403
 
 
 class GameConsumer(AsyncWebsocketConsumer):
-    """Joins the game's group; on each announced version sends this user's board as HTML.
+    """Joins the game's group; on each announcement sends this user's board as HTML.
 
-    Announcements carry only a version number. A socket that (re)connects with the version
-    it last saw (``?version=N``) is sent the current board at once if the game moved on.
+    Announcements carry only a version number, a hint to look again: the socket sends a fresh
+    board whenever the game's ``board_token`` differs from the one it last sent. A socket that
+    (re)connects with the token of the board it shows (``?token=…``) is sent the current board
+    at once if anything changed since.
     """
 
     async def connect(self):
@@ -30,7 +32,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = realtime.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.sent_version = self._version_from_query()
+        self.sent_token = self._token_from_query()
         await self._catch_up()
 
     async def disconnect(self, code):
@@ -42,21 +44,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._catch_up()
 
     async def game_version(self, event):
-        if self.sent_version is None or event["version"] > self.sent_version:
-            await self._catch_up()
+        await self._catch_up()
 
     async def _catch_up(self):
-        html, version = await self._render_board()
-        if html is not None and version != self.sent_version:
-            self.sent_version = version
+        html, token = await self._render_board_if_changed()
+        if html is not None:
+            self.sent_token = token
             await self.send(text_data=html)
 
-    def _version_from_query(self) -> int | None:
-        values = parse_qs(self.scope.get("query_string", b"").decode()).get("version")
-        try:
-            return int(values[0]) if values else None
-        except ValueError:
-            return None
+    def _token_from_query(self) -> str | None:
+        values = parse_qs(self.scope.get("query_string", b"").decode()).get("token")
+        return values[0] if values else None
 
     @database_sync_to_async
     def _may_watch(self) -> bool:
@@ -67,10 +65,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         return True
 
     @database_sync_to_async
-    def _render_board(self) -> tuple[str | None, int | None]:
+    def _render_board_if_changed(self) -> tuple[str | None, str | None]:
         try:
             game: Game = selectors.game_for_viewer(self.game_id, self.user)
         except GameError:
             return None, None
+        if game.board_token == self.sent_token:
+            return None, None
         context = selectors.board_context(game, self.user).as_dict()
-        return render_to_string("games/_board.html", context), game.version
+        return render_to_string("games/_board.html", context), game.board_token

@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games import services
+from games.errors import GameError
 from games.forms import HextensionGameForm
 from games.models import Game
+from games.views import error_response
 
 
 @login_required
@@ -25,15 +27,18 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         players, ai_seats = data["players"], data["ai_seats"]
-        game = services.create_game(
-            kind="hextension",
-            config={"players": players, "tiles_per_round": data["tiles_per_round"]},
-            created_by=request.user,
-            title=data["title"],
-            visibility=data["visibility"],
-            turn_seconds=data["round_deadline"],
-            ai_seats={index: data["ai_level"] for index in range(players - ai_seats, players)},
-        )
+        try:
+            game = services.create_game(
+                kind="hextension",
+                config={"players": players, "tiles_per_round": data["tiles_per_round"]},
+                created_by=request.user,
+                title=data["title"],
+                visibility=data["visibility"],
+                turn_seconds=data["round_deadline"],
+                ai_seats={index: data["ai_level"] for index in range(players - ai_seats, players)},
+            )
+        except GameError as error:
+            return error_response(request, error)
         if players - ai_seats == 1:
             services.start_game(game_id=game.pk)  # only AI opponents: full already
         messages.success(request, "Your game is open." if players - ai_seats > 1 else "Your game has started.")

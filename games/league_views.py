@@ -14,7 +14,7 @@ from games import leagues, standings
 from games.errors import GameError, GameNotFound, NotYourSeat
 from games.forms import AnnouncementForm, ExtendDeadlineForm, LeagueForm, ReplacePlayerForm
 from games.models import Game, League, LeagueEntry
-from games.views import _error_response
+from games.views import error_response
 
 
 @login_required
@@ -26,7 +26,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def league_new(request: HttpRequest) -> HttpResponse:
     if not leagues.can_organise(request.user):
-        return _error_response(request, NotYourSeat("Only organisers can create leagues; ask the staff for the organiser permission."))
+        return error_response(request, NotYourSeat("Only organisers can create leagues; ask the staff for the organiser permission."))
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         league = leagues.create_league(organiser=request.user, **form.cleaned_data)
@@ -61,7 +61,7 @@ def _league_action(request: HttpRequest, league_id: int, action, success: str) -
     try:
         action()
     except GameError as error:
-        return _error_response(request, error)
+        return error_response(request, error)
     messages.success(request, success)
     return redirect("league_detail", league_id=league_id)
 
@@ -83,7 +83,7 @@ def league_enter(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_decide(request: HttpRequest, league_id: int, entry_id: int) -> HttpResponse:
     approve = request.POST.get("decision") == "approve"
     return _league_action(
-        request, league_id, lambda: leagues.decide_entry(entry_id=entry_id, by_user=request.user, approve=approve),
+        request, league_id, lambda: leagues.decide_entry(league_id=league_id, entry_id=entry_id, by_user=request.user, approve=approve),
         "Entry approved." if approve else "Entry declined.",
     )
 
@@ -110,7 +110,7 @@ def league_pause(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_extend(request: HttpRequest, league_id: int) -> HttpResponse:
     form = ExtendDeadlineForm(request.POST)
     if not form.is_valid():
-        return _error_response(request, GameError("Give the game and a number of hours from 1 to 336."))
+        return error_response(request, GameError("Give the game and a number of hours from 1 to 336."))
     data = form.cleaned_data
 
     def extend():
@@ -126,7 +126,7 @@ def league_extend(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_replace(request: HttpRequest, league_id: int) -> HttpResponse:
     form = ReplacePlayerForm(request.POST)
     if not form.is_valid():
-        return _error_response(request, GameError("Name the player to replace."))
+        return error_response(request, GameError("Name the player to replace."))
     data = form.cleaned_data
 
     def replace():

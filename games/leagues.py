@@ -9,7 +9,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import notifications, services
+from games import notifications, realtime, services
 from games.errors import GameError, GameNotActive, GameNotFound, NotYourSeat
 from games.models import Announcement, Game, League, LeagueEntry, Seat
 
@@ -52,11 +52,13 @@ def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEnt
 
 
 @transaction.atomic
-def decide_entry(*, entry_id: int, by_user, approve: bool) -> LeagueEntry:
-    entry = LeagueEntry.objects.select_related("league").filter(pk=entry_id).first()
+def decide_entry(*, league_id: int, entry_id: int, by_user, approve: bool) -> LeagueEntry:
+    league = _organised(league_id, by_user)
+    entry = LeagueEntry.objects.filter(pk=entry_id, league=league).first()
     if entry is None:
-        raise GameNotFound("There is no such entry.")
-    _organised(entry.league_id, by_user)
+        raise GameNotFound("There is no such entry in this league.")
+    if entry.status != LeagueEntry.Status.PENDING or league.status != League.Status.ENROLLING:
+        raise GameNotActive("Only entries waiting for approval, before the season starts, can be decided.")
     entry.status = LeagueEntry.Status.APPROVED if approve else LeagueEntry.Status.DECLINED
     entry.save(update_fields=["status"])
     return entry
@@ -114,18 +116,24 @@ def start_due_leagues(now=None) -> int:
 def after_league_game(game: Game) -> None:
     """A league game ended: open the next one (sequential seasons) or close the season."""
     with transaction.atomic():
-        league = League.objects.select_for_update().get(pk=game.league_id)
-        if league.status == League.Status.FINISHED:
-            return
-        played = league.games.count()
-        unfinished = league.games.exclude(status=Game.Status.FINISHED).exists()
-        if league.schedule == League.Schedule.SEQUENTIAL and played < league.season_games:
-            if not unfinished and not league.games.filter(season_index=played + 1).exists():
-                _open_league_game(league, players(league), played + 1)
-            return
-        if played >= league.season_games and not unfinished:
-            league.status = League.Status.FINISHED
-            league.save(update_fields=["status"])
+        _continue_season(League.objects.select_for_update().get(pk=game.league_id))
+
+
+def _continue_season(league: League) -> None:
+    """Open the next game of a sequential season when none is running; close a season whose
+    games are all played (or that has too few players left to go on). A paused league waits."""
+    if league.status != League.Status.RUNNING:
+        return
+    played = league.games.count()
+    unfinished = league.games.exclude(status=Game.Status.FINISHED).exists()
+    entrants = players(league)
+    if league.schedule == League.Schedule.SEQUENTIAL and played < league.season_games and len(entrants) >= 2:
+        if not unfinished:
+            _open_league_game(league, entrants, played + 1)
+        return
+    if not unfinished:
+        league.status = League.Status.FINISHED
+        league.save(update_fields=["status"])
 
 
 def set_paused(*, league_id: int, by_user, paused: bool) -> League:
@@ -138,16 +146,29 @@ def set_paused(*, league_id: int, by_user, paused: bool) -> League:
         league.status = League.Status.PAUSED if paused else League.Status.RUNNING
         league.save(update_fields=["status"])
         now = timezone.now()
-        for game in Game.objects.select_for_update().filter(league=league, status=Game.Status.ACTIVE if paused else Game.Status.PAUSED):
+        games = list(Game.objects.select_for_update().filter(league=league, status=Game.Status.ACTIVE if paused else Game.Status.PAUSED))
+        for game in games:
             if paused:
+                # remind_at stays as it is: the sweeps only look at active games.
                 game.paused_remaining = max(game.deadline_at - now, timedelta(0)) if game.deadline_at else None
-                game.status, game.deadline_at, game.remind_at = Game.Status.PAUSED, None, None
+                game.status, game.deadline_at = Game.Status.PAUSED, None
             else:
                 game.status = Game.Status.ACTIVE
-                services.set_clock(game, game.paused_remaining, now=now)
+                services.set_clock(game, game.paused_remaining, now=now, remind=game.remind_at is not None)
                 game.paused_remaining = None
             game.save(update_fields=["status", "deadline_at", "remind_at", "paused_remaining"])
+        if not paused:
+            _continue_season(league)  # a game that ended during the pause is followed now
+        transaction.on_commit(lambda: _after_clock_change(games, ask_ai=not paused))
     return league
+
+
+def _after_clock_change(games: list[Game], *, ask_ai: bool) -> None:
+    """Boards show the new status or deadline; AI seats move again after a resume."""
+    for game in games:
+        realtime.announce_version(game.pk, game.version)
+        if ask_ai:
+            services.schedule_ai_moves(game.pk)
 
 
 def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
@@ -161,8 +182,9 @@ def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
         if game.status != Game.Status.ACTIVE or game.deadline_at is None:
             raise GameNotActive("Only a running round's deadline can be extended.")
         remaining = game.deadline_at - timezone.now() + timedelta(hours=hours)
-        services.set_clock(game, remaining)
+        services.set_clock(game, remaining, remind=game.remind_at is not None)
         game.save(update_fields=["deadline_at", "remind_at"])
+        transaction.on_commit(lambda: _after_clock_change([game], ask_ai=False))
     return game
 
 

@@ -76,6 +76,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.title or f"{self.kind} #{self.pk}"
 
+    @property
+    def board_token(self) -> str:
+        """Changes whenever what a board shows may change: a move, the status, the clock,
+        the hindsight figures. Sockets compare it to know when to send a fresh board."""
+        deadline = int(self.deadline_at.timestamp()) if self.deadline_at else 0
+        return f"{self.version}.{self.status}.{deadline}.{int(bool(self.analysis))}"
+
     def ai_seat_indexes(self) -> set[int]:
         """Seats played by an AI; asked once per game object."""
         if not hasattr(self, "_ai_seat_indexes"):

@@ -10,6 +10,7 @@ from games.errors import BadMove
 
 MoveParser = Callable[[QueryDict], dict]
 _PARSERS: dict[str, MoveParser] = {}
+MAP_REACH = 40  # Hextremadura: no map of 18 tiles reaches further from the first tile
 
 
 def register(kind: str) -> Callable[[MoveParser], MoveParser]:
@@ -66,6 +67,8 @@ def parse_hextremadura_move(data: QueryDict) -> dict:
         move = {"type": "place", "tile": data["tile"], "q": q, "r": r, "rotation": int(data.get("rotation", 0))}
     except (KeyError, ValueError):
         raise BadMove("Choose a tile, a cell and a rotation.") from None
+    if max(abs(q), abs(r)) > MAP_REACH:
+        raise BadMove("That cell is far off the map.")
     if data.get("face"):
         move["face"] = data["face"]
     return move

@@ -21,19 +21,18 @@ def rate_game(game: Game) -> bool:
     if len(seats) < 2:
         return False
     ranks = game.result["ranks"]
-    ratings = {
-        r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=[s.user_id for s in seats])
-    }
-    teams = []
-    for seat in seats:
-        current = ratings.get(seat.user_id)
-        teams.append([MODEL.rating(mu=current.mu, sigma=current.sigma) if current else MODEL.rating()])
+    prior = MODEL.rating()
+    user_ids = sorted(seat.user_id for seat in seats)
+    Rating.objects.bulk_create(  # every row exists before it is locked, so no update is lost
+        [Rating(user_id=user_id, mu=prior.mu, sigma=prior.sigma) for user_id in user_ids], ignore_conflicts=True
+    )
+    ratings = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")}
+    teams = [[MODEL.rating(mu=ratings[s.user_id].mu, sigma=ratings[s.user_id].sigma)] for s in seats]
     rated = MODEL.rate(teams, ranks=[ranks[seat.index] for seat in seats])
     for seat, (new,) in zip(seats, rated):
-        Rating.objects.update_or_create(
-            user_id=seat.user_id,
-            defaults={"mu": new.mu, "sigma": new.sigma, "games": (ratings[seat.user_id].games if seat.user_id in ratings else 0) + 1},
-        )
+        rating = ratings[seat.user_id]
+        rating.mu, rating.sigma, rating.games = new.mu, new.sigma, rating.games + 1
+        rating.save(update_fields=["mu", "sigma", "games"])
         RatingChange.objects.create(user_id=seat.user_id, game=game, mu=new.mu, sigma=new.sigma, ordinal=new.ordinal())
     return True
 

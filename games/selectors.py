@@ -22,9 +22,13 @@ def game_for_viewer(game_id: int, user) -> Game:
 
 
 def can_watch(game: Game, user) -> bool:
-    if game.visibility == Game.Visibility.PUBLIC:
-        return True
-    return bool(user and user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all()))
+    """Public games: anyone. Private ones: their players. A daily puzzle shows the day's secret
+    shuffle, so only its player, and those who have finished that day's puzzle, may watch it."""
+    plays = bool(user and user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all()))
+    if game.daily_id:
+        return plays or bool(user and user.is_authenticated and Game.objects.filter(
+            daily_id=game.daily_id, created_by=user, status=Game.Status.FINISHED).exists())
+    return game.visibility == Game.Visibility.PUBLIC or plays
 
 
 def seat_of(game: Game, user) -> int | None:

@@ -100,16 +100,19 @@ def join_game(*, game_id: int, user) -> Seat:
 
 
 def start_game(*, game_id: int, by_user=None) -> Game:
-    """Start an open game. Empty seats are dropped only by engines that allow fewer players."""
+    """Start an open game. Its creator may start it before it is full: the empty seats are
+    dropped when the engine allows that many players; it starts by itself once full."""
     with transaction.atomic():
         game = _lock_game(game_id)
         if by_user is not None and game.created_by_id != by_user.pk:
             raise NotYourSeat("Only the player who opened this game can start it.")
         if game.status != Game.Status.OPEN:
             raise GameNotActive("This game has already started.")
-        if game.seats.filter(user__isnull=True, ai_level="").exists():
-            raise GameNotActive("Every seat must be taken (by a player or an AI) before the game starts.")
         engine = get_engine(game.kind)
+        if game.seats.filter(user__isnull=True, ai_level="").exists():
+            if by_user is None:
+                raise GameNotActive("Every seat must be taken (by a player or an AI) before the game starts.")
+            _drop_empty_seats(game, engine)
         state = engine.new_state(game.config, game.seed)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
@@ -117,6 +120,23 @@ def start_game(*, game_id: int, by_user=None) -> Game:
         game.save()
         transaction.on_commit(lambda: _after_commit(game, state, Progress(turn_changed=True)))
     return game
+
+
+def _drop_empty_seats(game: Game, engine) -> None:
+    """Close the gaps left by empty seats and tell the engine how many players there are."""
+    taken = list(game.seats.exclude(user__isnull=True, ai_level="").order_by("index"))
+    config = {**game.config, "players": len(taken)}
+    try:
+        engine.new_state(config, 0)
+    except (ValueError, TypeError, IllegalMove):
+        raise GameNotActive(f"This game cannot start with {len(taken)} player{'s' if len(taken) != 1 else ''}; "
+                            "wait for more to join.") from None
+    game.seats.filter(user__isnull=True, ai_level="").delete()
+    for new_index, seat in enumerate(taken):  # two steps: indexes are unique per game
+        Seat.objects.filter(pk=seat.pk).update(index=1000 + new_index)
+    for new_index, seat in enumerate(taken):
+        Seat.objects.filter(pk=seat.pk).update(index=new_index)
+    game.config = config
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -164,28 +184,27 @@ def undo_last_move(*, game_id: int, user, expected_version: int) -> Applied:
 
 
 def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
-    """Let the AI in ``seat`` move, if the game is still where the task saw it."""
-    try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        return False
-    if game.version != expected_version or game.status != Game.Status.ACTIVE:
+    """Let the AI in ``seat`` move, if the game is still where the task saw it (for engines
+    with simultaneous rounds: still in that round, and the seat still awaited)."""
+    game = Game.objects.filter(pk=game_id).first()
+    engine = get_engine(game.kind) if game else None
+    if game is None or not _ai_may_move(game, engine, expected_version, seat):
         return False
     seat_row = game.seats.filter(index=seat).first()
     if seat_row is None or not seat_row.is_ai:
         return False
-    engine = get_engine(game.kind)
-    state = state_store.load(game)
-    if seat not in engine.actors(state):
-        return False
     # Think outside the transaction: the bot sees only its seat's view, and no lock is held.
-    move = bots.choose_move(game.kind, engine.view(state, seat), seat_row.ai_level)
+    move = bots.choose_move(game.kind, engine.view(state_store.load(game), seat), seat_row.ai_level)
     with transaction.atomic():
         game = _lock_game(game_id)
-        if game.version != expected_version or game.status != Game.Status.ACTIVE:
+        if not _ai_may_move(game, engine, expected_version, seat):
             return False
-        _append_events(game, engine, state, [(seat, MoveEvent.Kind.AI, move)])
+        _append_events(game, engine, state_store.load(game), [(seat, MoveEvent.Kind.AI, move)])
     return True
+
+
+def _ai_may_move(game: Game, engine, expected_version: int, seat: int) -> bool:
+    return game.status == Game.Status.ACTIVE and seat in game.awaiting and _is_current(game, engine, expected_version)
 
 
 def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: datetime | None = None) -> int:
@@ -215,11 +234,22 @@ def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: da
         return game.version - version_before
 
 
+def _each_game(game_ids, action, what: str) -> int:
+    """Run ``action`` per game; one game that fails is logged and does not stop the others."""
+    done = 0
+    for game_id in list(game_ids):
+        try:
+            done += action(game_id)
+        except Exception:
+            logger.exception("%s failed for game %s", what, game_id)
+    return done
+
+
 def sweep_deadlines(now: datetime | None = None) -> int:
     """Apply timeouts to every active game whose deadline has passed; returns events written."""
     now = now or timezone.now()
     due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now).values_list("pk", flat=True)
-    return sum(apply_timeouts(game_id=game_id, now=now) for game_id in list(due))
+    return _each_game(due, lambda game_id: apply_timeouts(game_id=game_id, now=now), "timeouts")
 
 
 # --- the one write path ---------------------------------------------------------------------
@@ -252,7 +282,7 @@ def _append_events(
         )
     MoveEvent.objects.bulk_create(rows)
     game.version += len(rows)
-    turn_changed = _turn_key(engine, state) != turn_before or stop_when_turn_changes
+    turn_changed = _turn_key(engine, state) != turn_before
     finished = engine.is_over(state)
     if finished:
         game.status = Game.Status.FINISHED
@@ -261,7 +291,8 @@ def _append_events(
         game.deadline_at = game.remind_at = None
         game.awaiting = []
     else:
-        _refresh_turn(game, engine, state, turn_changed=turn_changed, now=now)
+        # After timeouts the clock restarts even if the engine kept the turn, or it would be due again at once.
+        _refresh_turn(game, engine, state, turn_changed=turn_changed or stop_when_turn_changes, now=now)
     game.save(update_fields=["version", "turn_started_version", "status", "finished_at", "result", "deadline_at",
                              "remind_at", "awaiting"])
     timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
@@ -299,12 +330,13 @@ def _refresh_turn(game: Game, engine, state: Any, *, turn_changed: bool, now: da
         set_clock(game, timedelta(seconds=game.turn_seconds) if game.turn_seconds else None, now=now)
 
 
-def set_clock(game: Game, remaining: timedelta | None, *, now: datetime | None = None) -> None:
-    """Start the clock with ``remaining`` time; correspondence games get a reminder at 80%."""
+def set_clock(game: Game, remaining: timedelta | None, *, now: datetime | None = None, remind: bool = True) -> None:
+    """Start the clock with ``remaining`` time (None: no clock). Correspondence games get a
+    reminder at 80% of it, unless ``remind`` is off (this turn's reminder already went out)."""
     start = now or timezone.now()
-    game.deadline_at = start + remaining if remaining else None
+    game.deadline_at = start + remaining if remaining is not None else None
     game.remind_at = None
-    if remaining and is_correspondence(game):
+    if remaining is not None and remind and is_correspondence(game):
         game.remind_at = game.deadline_at - remaining / 5
 
 
@@ -314,13 +346,16 @@ def is_correspondence(game: Game) -> bool:
 
 
 def schedule_ai_moves(game_id: int) -> None:
-    """Ask the AI seats the game is waiting for to move (after a seat was handed to the AI)."""
+    """Ask the AI seats the game is waiting for to move (a seat handed to the AI, a resume)."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is not None:
+        _ask_ai_seats(game)
+
+
+def _ask_ai_seats(game: Game) -> None:
     from games import tasks
 
-    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
-    if game is None:
-        return
-    for seat in set(game.awaiting) & game.ai_seat_indexes():
+    for seat in sorted(set(game.awaiting) & game.ai_seat_indexes()):
         tasks.play_ai_move.apply_async((game.pk, game.version, seat), countdown=settings.GAME_AI_DELAY_SECONDS)
 
 
@@ -335,10 +370,9 @@ def _after_commit(game: Game, state: Any, progress: Progress) -> None:
         tasks.notify_progress.delay(game.pk, game.version, progress.turn_changed, list(progress.timed_out))
     if game.status != Game.Status.ACTIVE:
         return
-    ai_seats = game.ai_seat_indexes()
-    for seat in game.awaiting:
-        if seat in ai_seats:
-            tasks.play_ai_move.apply_async((game.pk, game.version, seat), countdown=settings.GAME_AI_DELAY_SECONDS)
+    # In simultaneous rounds an AI seat is asked once per round; otherwise after every move.
+    if progress.turn_changed or not getattr(get_engine(game.kind), "SIMULTANEOUS_TURNS", False):
+        _ask_ai_seats(game)
     if game.deadline_at and game.turn_seconds and game.turn_seconds <= settings.GAME_SHORT_TIMER_SECONDS:
         tasks.apply_timeouts.apply_async((game.pk, game.version), eta=game.deadline_at)
 
@@ -385,18 +419,19 @@ def send_due_reminders(now: datetime | None = None) -> int:
     from games import notifications
 
     now = now or timezone.now()
-    sent = 0
     due = Game.objects.filter(status=Game.Status.ACTIVE, remind_at__lte=now).values_list("pk", flat=True)
-    for game_id in list(due):
+
+    def remind(game_id: int) -> int:
         with transaction.atomic():
             game = _lock_game(game_id)
             if game.status != Game.Status.ACTIVE or game.remind_at is None or game.remind_at > now:
-                continue
+                return 0
             game.remind_at = None
             game.save(update_fields=["remind_at"])
-            transaction.on_commit(lambda game=game: notifications.reminder(game))
-            sent += 1
-    return sent
+            transaction.on_commit(lambda: notifications.reminder(game))
+            return 1
+
+    return _each_game(due, remind, "reminders")
 
 
 def notify_progress(*, game_id: int, turn_changed: bool, timed_out: list[int]) -> None:
@@ -419,15 +454,21 @@ def _turn_label(game: Game) -> str:
 
 
 def game_finished(*, game_id: int) -> None:
-    """What follows the end of a game; each step may run again safely."""
+    """What follows the end of a game: ratings and hindsight (each once), the next league game,
+    the result e-mails."""
     from games import analysis, leagues, notifications, ratings
 
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return
-    ratings.rate_game(game)
-    analysis.analyse_game(game)
+    steps = [ratings.rate_game, analysis.analyse_game]
     if game.league_id:
-        leagues.after_league_game(game)
+        steps.append(leagues.after_league_game)
     if is_correspondence(game):
-        notifications.game_finished(game)
+        steps.append(notifications.game_finished)
+    for step in steps:  # one failing step must not stop the next league game from opening
+        try:
+            step(game)
+        except Exception:
+            logger.exception("%s failed for finished game %s", step.__qualname__, game.pk)
+    realtime.announce_version(game.pk, game.version)  # the hindsight figures are in

@@ -42,7 +42,7 @@ def start_daily_game(*, user, today: dt.date | None = None) -> Game:
     try:
         with transaction.atomic():
             game = services.create_game(kind=KIND, config={"players": 1}, created_by=user,
-                                        title=f"Daily puzzle, {puzzle.date:%d %B %Y}")
+                                        title=f"Daily puzzle, {puzzle.date:%d %B %Y}", visibility=Game.Visibility.PRIVATE)
             Game.objects.filter(pk=game.pk).update(daily=puzzle, seed=puzzle.seed)
     except IntegrityError:  # a second click raced the first
         raise GameNotActive("You have already played today's puzzle: one attempt each.") from None

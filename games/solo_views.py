@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import selectors, services, solo
 from games.errors import GameError, GameNotActive, NotYourSeat
 from games.models import DailyPuzzle
-from games.views import _error_response, game_board_response
+from games.views import error_response, game_board_response
 
 
 @login_required
@@ -42,7 +42,7 @@ def start_daily(request: HttpRequest) -> HttpResponse:
     except GameNotActive as error:
         attempt = solo.daily_attempt(request.user, solo.todays_puzzle())
         if attempt is None:
-            return _error_response(request, error)
+            return error_response(request, error)
         messages.info(request, error.message)
         return redirect("game_detail", game_id=attempt.pk)
     return redirect("game_detail", game_id=game.pk)
@@ -53,7 +53,7 @@ def daily_leaderboard(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
-        return _error_response(request, GameError("That is not a date (use YYYY-MM-DD)."))
+        return error_response(request, GameError("That is not a date (use YYYY-MM-DD)."))
     puzzle = get_object_or_404(DailyPuzzle, date=day)
     return render(request, "games/hextremadura/leaderboard.html",
                   {"puzzle": puzzle, "rows": solo.leaderboard(puzzle), "attempt": solo.daily_attempt(request.user, puzzle)})
@@ -69,7 +69,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
             raise NotYourSeat("You are not playing in this game.")
         move = solo.hint(game, seat)
     except GameError as error:
-        return _error_response(request, error, game_id)
+        return error_response(request, error, game_id)
     return render(request, "games/hextremadura/_hint.html", {"game": game, "hint": move})
 
 
@@ -81,7 +81,7 @@ def undo(request: HttpRequest, game_id: int) -> HttpResponse:
         version = int(request.POST.get("version", "-1"))
         services.undo_last_move(game_id=game_id, user=request.user, expected_version=version)
     except ValueError:
-        return _error_response(request, GameError("The form is missing the game version; reload the page."), game_id)
+        return error_response(request, GameError("The form is missing the game version; reload the page."), game_id)
     except GameError as error:
-        return _error_response(request, error, game_id)
+        return error_response(request, error, game_id)
     return game_board_response(request, game_id, "Your last placement was taken back.")

@@ -105,13 +105,18 @@ def league_standings(league: League) -> Standings:
     return Standings(league=league, game_numbers=numbers, rows=ordered)
 
 
+def _cell(text: str) -> str:
+    """A value a spreadsheet will not run as a formula."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def standings_csv(standings: Standings) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "player", *[f"game {n}" for n in standings.game_numbers],
                      "match points", "percentage", "total score", "best game", "NMRs", "times out"])
     for row in standings.rows:
-        writer.writerow([row.rank, row.name, *["" if v is None else v for v in row.per_game],
+        writer.writerow([row.rank, _cell(row.name), *["" if v is None else v for v in row.per_game],
                          f"{row.match_points:g}", f"{row.percentage:.1f}", row.total_score, row.best_game, row.nmr, row.times_out])
     return out.getvalue()
 
@@ -126,5 +131,5 @@ def boards_csv(league: League) -> str:
         view = get_engine(game.kind).view(state_store.load(game), None)
         for seat_view in view["seats"]:
             for cell, tile in seat_view["board"].items():
-                writer.writerow([game.season_index, names.get(seat_view["seat"], ""), cell, tile])
+                writer.writerow([game.season_index, _cell(names.get(seat_view["seat"], "")), cell, tile])
     return out.getvalue()

@@ -32,7 +32,7 @@ def finished_games(request: HttpRequest) -> HttpResponse:
     return render(request, "games/finished.html", {"page": page})
 
 
-def _error_response(request: HttpRequest, error: GameError, game_id: int | None = None) -> HttpResponse:
+def error_response(request: HttpRequest, error: GameError, game_id: int | None = None) -> HttpResponse:
     context = {"error": error.message, "game_id": game_id}
     if not request.htmx:
         return render(request, "games/error.html", context, status=error.status)
@@ -47,7 +47,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_for_viewer(game_id, request.user)
     except GameError as error:
-        return _error_response(request, error)
+        return error_response(request, error)
     board = selectors.board_context(game, request.user)
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, board.as_dict())
@@ -65,7 +65,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=move_forms.parse_version(request.POST),
         )
     except GameError as error:
-        return _error_response(request, error, game_id)
+        return error_response(request, error, game_id)
     return game_board_response(request, game_id, "Your move has been played.")
 
 
@@ -84,7 +84,7 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.start_game(game_id=game_id, by_user=request.user)
     except GameError as error:
-        return _error_response(request, error, game_id)
+        return error_response(request, error, game_id)
     messages.success(request, "The game has started.")
     return redirect("game_detail", game_id=game_id)
 
@@ -94,12 +94,12 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation link: shows the game and a button to take a seat."""
     game = Game.objects.filter(invite_token=token).first()
     if game is None:
-        return _error_response(request, GameNotFound("This invitation link is not valid."))
+        return error_response(request, GameNotFound("This invitation link is not valid."))
     if request.method == "POST":
         try:
             services.join_game(game_id=game.pk, user=request.user)
         except GameError as error:
-            return _error_response(request, error, game.pk)
+            return error_response(request, error, game.pk)
         messages.success(request, "You have joined the game.")
         return redirect("game_detail", game_id=game.pk)
     return render(request, "games/join.html", {"game": game})

@@ -60,6 +60,7 @@ def main(argv: list[str]) -> int:
         return 2
     VAR.mkdir(exist_ok=True)
     env = dict(os.environ)
+    env.setdefault("DEBUG", "1")  # this launcher is for local runs; production sets DEBUG=0
     with ExitStack() as stack:
         if not env.get("DATABASE_URL"):
             env["DATABASE_URL"] = _start_postgres(stack)

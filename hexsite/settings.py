@@ -33,7 +33,7 @@ def env_required(name: str) -> str:
     return value
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)  # the local launcher (make run / make test) turns it on
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
     "dev-only-insecure-key-set-SECRET_KEY-in-production" if DEBUG else env_required("SECRET_KEY")
 )

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import services, state_store, tasks
 from games.models import Game, MoveEvent
 from tests.support.factories import toy_game
 
@@ -56,3 +56,23 @@ def test_a_stale_timer_task_does_nothing(celery_worker_thread, make_user):
     tasks.sweep_deadlines.apply_async()  # the sweeper finds the passed deadline and applies it, once
     assert wait_for(lambda: MoveEvent.objects.filter(game=game).count() == 2)
     assert list(MoveEvent.objects.filter(game=game).values_list("kind", flat=True)) == ["move", "timeout"]
+
+
+def test_several_ai_seats_play_a_hextension_round_with_the_worker(celery_worker_thread, make_user, settings):
+    from games.engines import hextension
+
+    settings.GAME_AI_DELAY_SECONDS = 0
+    ana = make_user()
+    game = services.create_game(kind="hextension", config={"players": 4, "tiles_per_round": 2}, created_by=ana,
+                                turn_seconds=86400, ai_seats={1: "greedy", 2: "random", 3: "greedy"})
+    services.start_game(game_id=game.pk, by_user=ana)
+    game.refresh_from_db()
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).awaiting == [0])  # the three AIs have moved
+    view = hextension.view(state_store.load(Game.objects.get(pk=game.pk)), 0)
+    cells = [c for c in hextension.CELLS][:2]
+    services.submit_move(game_id=game.pk, user=ana, expected_version=Game.objects.get(pk=game.pk).version,
+                         move={"type": "place", "placements": dict(zip(view["drawn"], cells))})
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).awaiting == [0])  # round 2: the AIs again
+    game.refresh_from_db()
+    assert MoveEvent.objects.filter(game=game, kind="ai").count() == 6  # each AI once per round
+    assert hextension.view(state_store.load(game), 0)["round"] == 2

@@ -159,8 +159,10 @@ def test_start_and_join_rules(make_user):
         services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 1}, expected_version=0)
     with pytest.raises(NotYourSeat, match="Only the player who opened"):
         services.start_game(game_id=game.pk, by_user=bo)
-    with pytest.raises(GameNotActive, match="Every seat"):
+    with pytest.raises(GameNotActive, match="cannot start with 1 player"):
         services.start_game(game_id=game.pk, by_user=ana)
+    with pytest.raises(GameNotActive, match="Every seat"):
+        services.start_game(game_id=game.pk)
     with pytest.raises(GameNotActive, match="already playing"):
         services.join_game(game_id=game.pk, user=ana)
     services.join_game(game_id=game.pk, user=bo)  # the last seat: the game starts

@@ -176,3 +176,15 @@ def test_ai_seats_play_their_rounds_and_the_game_ends_with_hindsight(make_user):
     assert game.analysis["best_score"] >= max(game.result["scores"])
     assert 0 <= game.analysis["ai_score"] <= game.analysis["best_score"]
     assert not services.play_ai_move(game_id=game.pk, expected_version=game.version, seat=1)
+
+
+def test_the_creator_may_start_before_the_game_is_full(make_user):
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="hextension", config={"players": 5, "tiles_per_round": 2},
+                                created_by=ana, turn_seconds=DAY, ai_seats={4: "greedy"})
+    services.join_game(game_id=game.pk, user=bo)
+    services.start_game(game_id=game.pk, by_user=ana)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.config["players"] == 3
+    assert list(game.seats.values_list("index", "user", "ai_level")) == [(0, ana.pk, ""), (1, bo.pk, ""), (2, None, "greedy")]
+    assert len(view_of(game, 0)["seats"]) == 3 and game.awaiting == [0, 1, 2]

@@ -55,8 +55,10 @@ def test_only_organisers_create_leagues_and_entries_follow_the_entry_rule(make_u
     entry = leagues.enter_league(league_id=approval.pk, user=ana)
     assert entry.status == LeagueEntry.Status.PENDING and leagues.players(approval) == []
     with pytest.raises(NotYourSeat):
-        leagues.decide_entry(entry_id=entry.pk, by_user=bo, approve=True)
-    leagues.decide_entry(entry_id=entry.pk, by_user=organiser, approve=True)
+        leagues.decide_entry(league_id=approval.pk, entry_id=entry.pk, by_user=bo, approve=True)
+    leagues.decide_entry(league_id=approval.pk, entry_id=entry.pk, by_user=organiser, approve=True)
+    with pytest.raises(GameNotActive, match="waiting for approval"):  # decided once
+        leagues.decide_entry(league_id=approval.pk, entry_id=entry.pk, by_user=organiser, approve=False)
     assert leagues.players(approval) == [ana]
     with pytest.raises(GameNotActive, match="already entered"):
         leagues.enter_league(league_id=approval.pk, user=ana)
@@ -146,3 +148,22 @@ def test_pause_resume_extend_and_replace(make_user, organiser):
     with pytest.raises(NotYourSeat):
         leagues.announce(league_id=league.pk, by_user=ana, text="hello")
     assert leagues.announce(league_id=league.pk, by_user=organiser, text="Round two starts soon").league == league
+
+
+def test_a_game_paused_after_its_deadline_passed_resumes_with_a_clock(make_user, organiser):
+    league = new_league(organiser, schedule=League.Schedule.PARALLEL, season_games=1)
+    for user in (make_user(), make_user()):
+        leagues.enter_league(league_id=league.pk, user=user)
+    (game,) = leagues.start_season(league_id=league.pk, by_user=organiser)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=5))
+    leagues.set_paused(league_id=league.pk, by_user=organiser, paused=True)
+    leagues.set_paused(league_id=league.pk, by_user=organiser, paused=False)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.deadline_at is not None
+    assert services.sweep_deadlines(now=timezone.now() + timedelta(seconds=1)) == 2  # both seats time out
+
+
+def test_csv_cells_cannot_run_as_formulas(make_user, organiser):
+    table = standings.Standings(league=None, game_numbers=[1], rows=[
+        standings.StandingRow(user_id=1, name="=HYPERLINK(\"http://x\")", per_game=[100], rank=1)])
+    assert '1,"\'=HYPERLINK' in standings.standings_csv(table)

@@ -41,8 +41,8 @@ def run_scenario(coroutine_function) -> None:
         raise errors[0]
 
 
-def communicator_for(game, user, version=None):
-    path = f"/ws/games/{game.pk}/" + (f"?version={version}" if version is not None else "")
+def communicator_for(game, user, token=None):
+    path = f"/ws/games/{game.pk}/" + (f"?token={token}" if token is not None else "")
     communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
     communicator.scope["user"] = user
     return communicator
@@ -54,8 +54,8 @@ def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
     cards = state_store.load(game).cards
 
     async def scenario():
-        ana_socket = communicator_for(game, ana, version=0)
-        bo_socket = communicator_for(game, bo, version=0)
+        ana_socket = communicator_for(game, ana, token=game.board_token)
+        bo_socket = communicator_for(game, bo, token=game.board_token)
         assert (await ana_socket.connect())[0] and (await bo_socket.connect())[0]
         assert await ana_socket.receive_nothing(timeout=0.3)  # up to date: nothing to send
         await sync_to_async(services.submit_move)(
@@ -66,13 +66,14 @@ def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
         assert 'data-version="1"' in ana_html and 'data-version="1"' in bo_html
         assert str(cards[0]) in ana_html and str(cards[1]) not in ana_html
         assert str(cards[1]) in bo_html and str(cards[0]) not in bo_html
+        token_seen_by_ana = (await sync_to_async(Game.objects.get)(pk=game.pk)).board_token
         await ana_socket.disconnect()
-        # Bo moves while Ana is away; Ana reconnects with the version she had and catches up.
+        # Bo moves while Ana is away; Ana reconnects with the board she had and catches up.
         await sync_to_async(services.submit_move)(
             game_id=game.pk, user=bo, move={"type": "add", "n": 1}, expected_version=1
         )
         assert 'data-version="2"' in await bo_socket.receive_from(timeout=5)
-        again = communicator_for(game, ana, version=1)
+        again = communicator_for(game, ana, token=token_seen_by_ana)
         assert (await again.connect())[0]
         assert 'data-version="2"' in await again.receive_from(timeout=5)
         await again.disconnect()
@@ -90,6 +91,23 @@ def test_a_stranger_cannot_watch_a_private_game(make_user):
         socket = communicator_for(game, stranger)
         connected, code = await socket.connect()
         assert not connected and code == CLOSE_NOT_ALLOWED
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_a_player_waiting_on_an_open_game_sees_it_start(make_user):
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="toy", config={"players": 2}, created_by=ana)
+
+    async def scenario():
+        socket = communicator_for(game, ana, token=game.board_token)
+        assert (await socket.connect())[0]
+        assert await socket.receive_nothing(timeout=0.3)
+        await sync_to_async(services.join_game)(game_id=game.pk, user=bo)  # full: it starts, still version 0
+        html = await socket.receive_from(timeout=5)
+        assert 'data-version="0"' in html and "Your move" in html
+        await socket.disconnect()
         await close_db_connections()
 
     run_scenario(scenario)

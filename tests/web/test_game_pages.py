@@ -112,3 +112,15 @@ def test_dashboard_and_profile(client, make_user):
     assert (ana.display_name, ana.timezone, ana.email_notifications) == ("Ana", "Europe/Madrid", "digest")
     response = client.post(reverse("profile"), {"display_name": "Ana", "timezone": "Mars/Olympus", "email_notifications": "each"})
     assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
+
+
+def test_staff_do_not_see_the_payload_of_moves_in_a_running_game(client, make_user, django_user_model):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 3}, expected_version=0)
+    staff = django_user_model.objects.create_superuser("staff", "staff@example.com", "a-long-pass-phrase")
+    client.force_login(staff)
+    event = MoveEvent.objects.get(game=game)
+    page = client.get(reverse("admin:games_moveevent_change", args=[event.pk])).content.decode()
+    assert "hidden until the game is over" in page and "&#x27;n&#x27;: 3" not in page
+    assert str(game.seed) not in client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()

@@ -43,3 +43,14 @@ def test_home_daily_once_and_casual_with_hint_and_undo(client, make_user):
     client.force_login(bo)
     assert client.post(reverse("game_undo", args=[casual.pk]), {"version": 2}).status_code == 403
     assert client.get(reverse("hextremadura_leaderboard", args=["not-a-date"])).status_code == 400
+
+
+def test_another_player_cannot_watch_a_daily_puzzle_before_finishing_their_own(client, make_user):
+    ana, bo = make_user(), make_user()
+    client.force_login(ana)
+    client.post(reverse("hextremadura_daily"))
+    daily = Game.objects.get(created_by=ana)
+    client.force_login(bo)
+    response = client.get(reverse("game_detail", args=[daily.pk]))
+    assert response.status_code == 403
+    assert client.get(reverse("game_hint", args=[daily.pk])).status_code == 403

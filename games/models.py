@@ -119,10 +119,6 @@ class Seat(models.Model):
         return bool(self.ai_level)
 
     @property
-    def is_empty(self) -> bool:
-        return self.user_id is None and not self.ai_level
-
-    @property
     def label(self) -> str:
         if self.user_id:
             return self.user.public_name

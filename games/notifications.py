@@ -6,6 +6,7 @@ messages speak of rounds, deadlines and scores, never of undrawn tiles.
 """
 from __future__ import annotations
 
+import logging
 import zoneinfo
 from datetime import datetime
 from typing import Iterable
@@ -18,6 +19,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, PendingNotification, Seat
+
+logger = logging.getLogger(__name__)
 
 
 def _local(when: datetime, user: User) -> str:
@@ -95,19 +98,24 @@ def league_announcement(league, text: str, recipients: Iterable[User]) -> None:
         deliver(user, f"{league}: announcement", f"{text}\n\n— {league.organiser}, organiser of {league}\n")
 
 
-@transaction.atomic
 def send_daily_digests() -> int:
-    """One e-mail per user gathering what was kept for them; returns e-mails sent."""
-    pending = list(PendingNotification.objects.select_for_update(skip_locked=True).select_related("user"))
-    by_user: dict[int, list[PendingNotification]] = {}
-    for item in pending:
-        by_user.setdefault(item.user_id, []).append(item)
-    for items in by_user.values():
-        user = items[0].user
-        body = "\n\n".join(f"== {item.subject}\n{item.body}" for item in items)
-        send_mail(f"hexsite: your daily digest ({len(items)})", body, None, [user.email])
-    PendingNotification.objects.filter(pk__in=[item.pk for item in pending]).delete()
-    return len(by_user)
+    """One e-mail per user gathering what was kept for them; returns e-mails sent. Each user
+    is done on their own: one failing address neither blocks nor repeats the others."""
+    sent = 0
+    for user_id in PendingNotification.objects.values_list("user_id", flat=True).distinct():
+        try:
+            with transaction.atomic():
+                items = list(PendingNotification.objects.select_for_update(skip_locked=True)
+                             .filter(user_id=user_id).select_related("user").order_by("created_at"))
+                if not items:
+                    continue
+                body = "\n\n".join(f"== {item.subject}\n{item.body}" for item in items)
+                send_mail(f"hexsite: your daily digest ({len(items)})", body, None, [items[0].user.email])
+                PendingNotification.objects.filter(pk__in=[item.pk for item in items]).delete()
+                sent += 1
+        except Exception:
+            logger.exception("daily digest failed for user %s", user_id)
+    return sent
 
 
 def ordinal(n: int) -> str:

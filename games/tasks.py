@@ -1,4 +1,5 @@
-"""Celery tasks: thin wrappers around services, each guarded by the version it was made for."""
+"""Celery tasks: thin wrappers around services. Those that act on a game's turn carry the
+version they were made for and do nothing once the game has moved on."""
 from celery import shared_task
 
 from games import notifications, services

@@ -188,3 +188,21 @@ def test_the_creator_may_start_before_the_game_is_full(make_user):
     assert game.status == Game.Status.ACTIVE and game.config["players"] == 3
     assert list(game.seats.values_list("index", "user", "ai_level")) == [(0, ana.pk, ""), (1, bo.pk, ""), (2, None, "greedy")]
     assert len(view_of(game, 0)["seats"]) == 3 and game.awaiting == [0, 1, 2]
+
+
+def test_one_failing_digest_neither_blocks_nor_repeats_the_others(make_user, monkeypatch):
+    ana, bo = make_user(email_notifications="digest"), make_user(email_notifications="digest")
+    notifications.deliver(ana, "a", "for ana")
+    notifications.deliver(bo, "b", "for bo")
+    real_send = notifications.send_mail
+
+    def send(subject, body, sender, to):
+        if to == [bo.email]:
+            raise OSError("mail server said no")
+        return real_send(subject, body, sender, to)
+
+    monkeypatch.setattr(notifications, "send_mail", send)
+    assert notifications.send_daily_digests() == 1
+    assert [m.to for m in mail.outbox] == [[ana.email]]
+    assert list(PendingNotification.objects.values_list("user_id", flat=True)) == [bo.pk]  # kept for tomorrow
+    assert notifications.send_daily_digests() == 0 and len(mail.outbox) == 1  # ana is not mailed twice

@@ -92,11 +92,10 @@ def _open_league_game(league: League, entrants: list, index: int) -> Game:
         title=f"{league.name} — game {index}",
         turn_seconds=league.round_hours * 3600,
         join=False,
+        players=entrants,
+        league=league,
+        season_index=index,
     )
-    for seat, user in zip(game.seats.order_by("index"), entrants):
-        seat.user = user
-        seat.save(update_fields=["user"])
-    Game.objects.filter(pk=game.pk).update(league=league, season_index=index)
     services.start_game(game_id=game.pk)
     return Game.objects.get(pk=game.pk)
 

@@ -55,20 +55,30 @@ def create_game(
     turn_seconds: int | None = None,
     ai_seats: dict[int, str] | None = None,
     join: bool = True,
+    players: list | None = None,
+    **placement,
 ) -> Game:
-    """Open a game with one empty seat per player; the creator takes the first free one."""
+    """Open a game with one seat per player: ``players`` (users, in seat order) fill the first
+    seats, ``ai_seats`` map seats to AI levels, and the creator takes the first free one.
+    ``placement`` sets where the game belongs: ``league`` and ``season_index``, or ``daily``
+    (whose shuffle it then plays)."""
     engine = get_engine(kind)
     try:
         seat_count = engine.seat_count(config)
         engine.new_state(config, 0)  # refuses a bad config before anything is written
     except (ValueError, TypeError, IllegalMove) as exc:
         raise BadMove(f"These game settings cannot be used: {exc}") from exc
+    daily = placement.get("daily")
+    if daily is not None:
+        placement["seed"] = daily.seed
     game = Game.objects.create(
-        kind=kind, config=config, created_by=created_by, title=title, visibility=visibility, turn_seconds=turn_seconds
+        kind=kind, config=config, created_by=created_by, title=title, visibility=visibility,
+        turn_seconds=turn_seconds, **placement,
     )
-    ai_seats = ai_seats or {}
+    ai_seats, players = ai_seats or {}, players or []
     Seat.objects.bulk_create(
-        Seat(game=game, index=i, ai_level=ai_seats.get(i, "")) for i in range(seat_count)
+        Seat(game=game, index=i, user=players[i] if i < len(players) else None, ai_level=ai_seats.get(i, ""))
+        for i in range(seat_count)
     )
     if join and created_by is not None:
         _take_free_seat(game, created_by)

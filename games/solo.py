@@ -41,9 +41,8 @@ def start_daily_game(*, user, today: dt.date | None = None) -> Game:
         raise GameNotActive("You have already played today's puzzle: one attempt each.")
     try:
         with transaction.atomic():
-            game = services.create_game(kind=KIND, config={"players": 1}, created_by=user,
+            game = services.create_game(kind=KIND, config={"players": 1}, created_by=user, daily=puzzle,
                                         title=f"Daily puzzle, {puzzle.date:%d %B %Y}", visibility=Game.Visibility.PRIVATE)
-            Game.objects.filter(pk=game.pk).update(daily=puzzle, seed=puzzle.seed)
     except IntegrityError:  # a second click raced the first
         raise GameNotActive("You have already played today's puzzle: one attempt each.") from None
     services.start_game(game_id=game.pk)

@@ -11,6 +11,7 @@ from games import services, state_store
 from games.engines import get_engine
 from games.errors import BadMove, GameNotActive
 from games.models import DailyPuzzle, Game
+from games.ranking import competition_ranks
 
 KIND = "hextremadura"
 
@@ -87,12 +88,11 @@ def leaderboard(puzzle: DailyPuzzle, limit: int = 100) -> list[LeaderboardRow]:
         ((g.result["score"], (g.finished_at - g.started_at).total_seconds(), g) for g in games),
         key=lambda entry: (-entry[0], entry[1]),
     )[:limit]
-    rows, previous = [], None
-    for position, (score, seconds, game) in enumerate(entries, start=1):
-        rank = previous.rank if previous and (previous.score, previous.seconds) == (score, int(seconds)) else position
-        previous = LeaderboardRow(rank, game.created_by.public_name, score, int(seconds), game.pk)
-        rows.append(previous)
-    return rows
+    ranks = competition_ranks([(score, int(seconds)) for score, seconds, _ in entries])
+    return [
+        LeaderboardRow(rank, game.created_by.public_name, score, int(seconds), game.pk)
+        for rank, (score, seconds, game) in zip(ranks, entries)
+    ]
 
 
 @dataclass(frozen=True)

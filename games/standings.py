@@ -16,6 +16,7 @@ from django.db.models import Count
 from games import state_store
 from games.engines import get_engine
 from games.models import Game, League, MoveEvent, Seat
+from games.ranking import competition_ranks
 
 
 @dataclass
@@ -97,11 +98,8 @@ def league_standings(league: League) -> Standings:
         row.nmr = nmr[row.user_id]
         row.per_game = [row.scores.get(n) for n in numbers]
     ordered = sorted(rows.values(), key=lambda r: (-r.match_points, -r.total_score, -r.best_game, r.name))
-    previous = None
-    for position, row in enumerate(ordered, start=1):
-        key = (row.match_points, row.total_score, row.best_game)
-        row.rank = previous[1] if previous and previous[0] == key else position
-        previous = (key, row.rank)
+    for row, rank in zip(ordered, competition_ranks([(r.match_points, r.total_score, r.best_game) for r in ordered])):
+        row.rank = rank
     return Standings(league=league, game_numbers=numbers, rows=ordered)
 
 

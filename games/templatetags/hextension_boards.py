@@ -7,6 +7,7 @@ from django import template
 
 from games.boards import hextension as svg
 from games.engines.hextension.board import CELLS
+from games.ranking import competition_ranks
 
 register = template.Library()
 
@@ -41,11 +42,8 @@ def _names(seats: Iterable[Any]) -> dict[int, str]:
 
 def _ranks(players: list[dict]) -> None:
     """Rank sorted rows in place: equal (out, score) share a rank, as the engine's result does."""
-    previous = None
-    for position, row in enumerate(players, start=1):
-        key = (row["out"], row["score"])
-        row["rank"] = previous["rank"] if previous and key == (previous["out"], previous["score"]) else position
-        previous = row
+    for row, rank in zip(players, competition_ranks([(row["out"], row["score"]) for row in players])):
+        row["rank"] = rank
 
 
 def _analysis_value(analysis: Mapping | None, key: str, seat: int) -> int | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
@@ -167,3 +169,13 @@ def test_csv_cells_cannot_run_as_formulas(make_user, organiser):
     table = standings.Standings(league=None, game_numbers=[1], rows=[
         standings.StandingRow(user_id=1, name="=HYPERLINK(\"http://x\")", per_game=[100], rank=1)])
     assert '1,"\'=HYPERLINK' in standings.standings_csv(table)
+
+
+@given(st.lists(st.integers(0, 5), max_size=30))
+def test_competition_ranks_share_ties_and_skip_after_them(values):
+    from games.ranking import competition_ranks
+
+    keys = sorted(values, reverse=True)
+    ranks = competition_ranks(keys)
+    for i, key in enumerate(keys):
+        assert ranks[i] == 1 + sum(1 for other in keys if other > key)  # 1 + how many are better

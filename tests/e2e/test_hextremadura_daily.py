@@ -4,27 +4,13 @@ result, and the home page's leaderboard lists the player."""
 import re
 
 import pytest
-from django.core import mail
 
 from games.models import Game
+from tests.e2e.accounts import sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MAX_PLACEMENTS = 18 + 15  # docs/hextremadura.md: a game has at most 18 + 15 placements
-
-
-def sign_up(page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/accounts/signup/")
-    page.get_by_label("Username:").fill(username)
-    page.get_by_label("Email:").fill(f"{username}@example.com")
-    page.get_by_label("Password:", exact=True).fill("tiles-and-rivers-42")
-    page.get_by_label("Password (again):").fill("tiles-and-rivers-42")
-    page.get_by_role("button", name="Sign Up").click()
-    page.wait_for_url(re.compile(r"/accounts/confirm-email/"))
-    message = next(m for m in reversed(mail.outbox) if m.to == [f"{username}@example.com"])
-    page.goto(re.search(r"https?://\S+/accounts/confirm-email/\S+/", message.body).group(0))
-    page.get_by_role("button", name="Confirm").click()
-    page.wait_for_url(re.compile(r"/games/$"))
 
 
 def place_once(page) -> None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import threading
 from datetime import timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from games import selectors, services, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
 from games.models import Game, MoveEvent
 from tests.support import toy_engine
+from tests.support.concurrency import run_at_once
 from tests.support.factories import toy_game
 
 pytestmark = pytest.mark.django_db
@@ -188,27 +188,10 @@ def test_the_engine_module_is_a_real_toy():
 def test_two_clients_racing_for_one_turn_write_exactly_one_event(make_user):
     ana, bo = make_user(), make_user()
     game = toy_game(ana, bo)
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
-
-    def play(n: int):
-        from django.db import connection as thread_connection
-
-        try:
-            barrier.wait()
-            services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": n}, expected_version=0)
-            outcomes.append("won")
-        except StaleVersion:
-            outcomes.append("stale")
-        finally:
-            thread_connection.close()
-
-    threads = [threading.Thread(target=play, args=(n,)) for n in (1, 2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["stale", "won"]
+    outcomes = run_at_once(
+        lambda: services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 1}, expected_version=0)
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["Applied", "StaleVersion"]
     assert MoveEvent.objects.filter(game=game).count() == 1
     assert Game.objects.get(pk=game.pk).version == 1
 
@@ -217,22 +200,5 @@ def test_two_clients_racing_for_one_turn_write_exactly_one_event(make_user):
 def test_two_sweepers_at_once_apply_a_timeout_exactly_once(make_user):
     game = toy_game(make_user(), make_user(), turn_seconds=60)
     later = timezone.now() + timedelta(minutes=2)
-    barrier = threading.Barrier(2)
-    written: list[int] = []
-
-    def sweep():
-        from django.db import connection as thread_connection
-
-        try:
-            barrier.wait()
-            written.append(services.sweep_deadlines(now=later))
-        finally:
-            thread_connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(written) == [0, 1]
+    assert sorted(run_at_once(lambda: services.sweep_deadlines(now=later))) == [0, 1]
     assert list(MoveEvent.objects.filter(game=game).values_list("kind", flat=True)) == ["timeout"]

@@ -1,7 +1,6 @@
 """Hextension by correspondence on the platform: rounds, deadlines, the NMR ladder, e-mail."""
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -11,6 +10,7 @@ from django.utils import timezone
 from games import notifications, services, state_store
 from games.engines import hextension
 from games.models import Game, MoveEvent, PendingNotification
+from tests.support.concurrency import run_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -97,23 +97,7 @@ def test_two_sweepers_at_once_apply_one_nmr(make_user):
     place_first_free(game, bo, 1)
     game.refresh_from_db()
     late = game.deadline_at + timedelta(minutes=1)
-    barrier = threading.Barrier(2)
-    written = []
-
-    def sweep():
-        from django.db import connection
-
-        try:
-            barrier.wait()
-            written.append(services.sweep_deadlines(now=late))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    written = run_at_once(lambda: services.sweep_deadlines(now=late))
     assert sorted(written) == [0, 2]  # seats 0 and 2 timed out, by one of the two sweepers
     assert sorted(MoveEvent.objects.filter(game=game, kind="timeout").values_list("seat", flat=True)) == [0, 2]
     assert view_of(game, 0)["round"] == 2

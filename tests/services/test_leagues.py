@@ -4,10 +4,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from django.contrib.auth.models import Permission
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import leagues, ratings, services, standings
 from games.errors import GameError, GameNotActive, NotYourSeat

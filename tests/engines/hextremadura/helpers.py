@@ -64,6 +64,8 @@ def flood_terrains(board: Board) -> dict[int, int]:
     """Terrain sizes by brute force (no union-find): node -> size of its terrain."""
     from games.engines.hextremadura.geometry import DIRECTIONS
 
+    # Written again from the rules on purpose: calling Board.node_neighbours would let an
+    # adjacency bug pass unseen in both the engine and this oracle.
     def nbrs(node):
         slot, i = divmod(node, 6)
         out = [slot * 6 + (i + 1) % 6, slot * 6 + (i + 5) % 6]

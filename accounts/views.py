@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.forms import ProfileForm
 from accounts.models import User
-from games import ratings, solo
+from games import selectors
 
 
 @login_required
@@ -14,15 +14,15 @@ def profile(request):
         form.save()
         messages.success(request, "Your profile has been saved.")
         return redirect("profile")
-    stats = ratings.player_stats(request.user)
-    context = {"form": form, "stats": stats, "chart": ratings.history_svg(stats.history), "player": request.user,
-               "solo": solo.solo_stats(request.user)}
+    context = {"form": form, "player": request.user, **_player_sections(request.user)}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
 
 
 @login_required
 def player(request, username: str):
     person = get_object_or_404(User, username=username, is_active=True)
-    stats = ratings.player_stats(person)
-    return render(request, "accounts/player.html", {"player": person, "stats": stats, "chart": ratings.history_svg(stats.history),
-                                                    "solo": solo.solo_stats(person)})
+    return render(request, "accounts/player.html", {"player": person, **_player_sections(person)})
+
+
+def _player_sections(person: User) -> dict:
+    return {"stats": selectors.player_stats(person), "game_sections": selectors.profile_sections(person)}

@@ -20,7 +20,7 @@ from catanatron.models.enums import Action, ActionType
 from catanatron.models.map import BASE_MAP_TEMPLATE, CatanMap
 from catanatron.models.player import Color
 
-from games.engines.hexland.board import EDGE_NODES, HEX_CUBES, HEX_NODES, RESOURCES
+from games.hexland.engine.board import EDGE_NODES, HEX_CUBES, HEX_NODES, RESOURCES
 
 COLORS = (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)
 _THEIR_RES = ("WOOD", "BRICK", "SHEEP", "WHEAT", "ORE")

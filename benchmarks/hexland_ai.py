@@ -25,8 +25,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engines import hexland  # noqa: E402
-from games.engines.hexland import ai, planner  # noqa: E402
+from games.hexland import engine as hexland  # noqa: E402
+from games.hexland.engine import ai, planner  # noqa: E402
 
 MAX_TURNS = 600
 

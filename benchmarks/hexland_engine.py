@@ -23,9 +23,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engines import hexland  # noqa: E402
-from games.engines.hexland import ai  # noqa: E402
-from games.engines.hexland.simulate import next_actor  # noqa: E402
+from games.hexland import engine as hexland  # noqa: E402
+from games.hexland.engine import ai  # noqa: E402
+from games.hexland.engine.simulate import next_actor  # noqa: E402
 
 MAX_TURNS = 1000     # Catanatron's own TURNS_LIMIT; games past it count as unfinished
 

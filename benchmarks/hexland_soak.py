@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engines import hexland  # noqa: E402
+from games.hexland import engine as hexland  # noqa: E402
 from tests.engines.hexland.test_properties import play_random_game  # noqa: E402
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engines import hextension as engine  # noqa: E402
-from games.engines.hextension import ai  # noqa: E402
+from games.hextension import engine  # noqa: E402
+from games.hextension.engine import ai  # noqa: E402
 
 
 def play(level: str, seed: int) -> tuple[int, float, int, list[str]]:

@@ -17,7 +17,7 @@ from _django import benchmark_database
 def close_round_times(rounds: int = 4) -> list[float]:
     from accounts.models import User
     from games import services, state_store
-    from games.engines import hextension
+    from games.hextension import engine as hextension
     from games.models import Game, Seat
 
     users = User.objects.bulk_create(User(username=f"p{i}", email=f"p{i}@example.com") for i in range(100))

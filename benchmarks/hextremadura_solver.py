@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import games.engines.hextremadura as hx  # noqa: E402
-from games.engines.hextremadura import ai, rules  # noqa: E402
-from games.engines.hextremadura.tiles import BACK, TERRAIN_TILE_IDS  # noqa: E402
+import games.hextremadura.engine as hx  # noqa: E402
+from games.hextremadura.engine import ai, rules  # noqa: E402
+from games.hextremadura.engine.tiles import BACK, TERRAIN_TILE_IDS  # noqa: E402
 
 
 def _summary(scores: list[int]) -> str:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import games.engines.hextremadura as hx  # noqa: E402
-from games.engines.hextremadura import ai  # noqa: E402
+import games.hextremadura.engine as hx  # noqa: E402
+from games.hextremadura.engine import ai  # noqa: E402
 
 TARGETS = ("perfect", "garganta", "monfrague", "barruecos")
 

@@ -16,9 +16,9 @@ def main() -> None:
     with benchmark_database():
         from accounts.models import User
         from games import services, state_store
-        from games.engines import register_engine
+        from games.sites import GameSite, register
 
-        register_engine("toy", "tests.support.toy_engine")
+        register(GameSite(kind="toy", engine_path="tests.support.toy_engine"), offered=False)
         ana = User.objects.create_user("bench-ana")
         bo = User.objects.create_user("bench-bo")
         game = services.create_game(kind="toy", config={"players": 2, "target": 1_000_000}, created_by=ana)

@@ -1,7 +1,7 @@
 """Staff moderation. The secret seed is never shown; move events are read-only."""
 from django.contrib import admin
 
-from games.models import Announcement, Game, League, LeagueEntry, MoveEvent, Rating, Seat
+from games.models import Game, MoveEvent, Rating, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -61,29 +61,6 @@ class MoveEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-class LeagueEntryInline(admin.TabularInline):
-    model = LeagueEntry
-    extra = 0
-    raw_id_fields = ("user",)
-    fields = ("user", "status", "created_at")
-    readonly_fields = ("created_at",)
-
-
-@admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "organiser", "status", "entry", "schedule", "season_games", "starts_at")
-    list_filter = ("status", "entry", "schedule")
-    search_fields = ("name", "organiser__username")
-    raw_id_fields = ("organiser",)
-    inlines = [LeagueEntryInline]
-
-
-@admin.register(Announcement)
-class AnnouncementAdmin(admin.ModelAdmin):
-    list_display = ("league", "author", "created_at")
-    raw_id_fields = ("league", "author")
 
 
 @admin.register(Rating)

@@ -1,5 +1,5 @@
 """What a service can refuse, each with the HTTP status the edges answer with."""
-from games.engines.errors import IllegalMove
+from games.protocol import IllegalMove
 
 
 class GameError(Exception):

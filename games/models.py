@@ -54,11 +54,12 @@ class Game(models.Model):
     remind_at = models.DateTimeField(null=True, blank=True)
     # While paused: the time that was left on the clock.
     paused_remaining = models.DurationField(null=True, blank=True)
-    league = models.ForeignKey("League", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    league = models.ForeignKey("leagues.League", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
     season_index = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game number in the league season.")
-    # After the game: what the strong AI and the best placement would have scored (Hextension).
+    # After the game: figures its site computes once (e.g. what an AI would have scored).
     analysis = models.JSONField(null=True, blank=True)
-    daily = models.ForeignKey("DailyPuzzle", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    # The running clock's key and an interrupted clock's time (games.services.clocks).
+    clock = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -66,11 +67,6 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=models.Q(status="active")),
             models.Index(fields=["remind_at"], name="game_remind_idx", condition=models.Q(status="active")),
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["daily", "created_by"], name="one_daily_attempt_each", condition=models.Q(daily__isnull=False)
-            ),
         ]
 
     def __str__(self) -> str:
@@ -157,75 +153,6 @@ class MoveEvent(models.Model):
         return f"{self.game} #{self.seq} ({self.kind})"
 
 
-class League(models.Model):
-    """A Hextension league run by an organiser: a season of N games among its entrants."""
-
-    class Entry(models.TextChoices):
-        OPEN = "open", "Open: anyone may join"
-        APPROVAL = "approval", "By approval of the organiser"
-        INVITATION = "invitation", "By invitation link only"
-
-    class Schedule(models.TextChoices):
-        SEQUENTIAL = "sequential", "One game after another"
-        PARALLEL = "parallel", "All games at once"
-
-    class Status(models.TextChoices):
-        ENROLLING = "enrolling", "Taking entries"
-        RUNNING = "running", "Season running"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Season finished"
-
-    name = models.CharField(max_length=100)
-    description = models.TextField(blank=True)
-    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_leagues")
-    tiles_per_round = models.PositiveSmallIntegerField(default=2)
-    round_hours = models.PositiveIntegerField(default=72, help_text="Hours each round may take.")
-    season_games = models.PositiveSmallIntegerField(default=5)
-    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.OPEN)
-    schedule = models.CharField(max_length=12, choices=Schedule.choices, default=Schedule.SEQUENTIAL)
-    starts_at = models.DateTimeField(help_text="The season starts by itself at this time.")
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ENROLLING, db_index=True)
-    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-starts_at"]
-        permissions = [("organise_leagues", "Can organise Hextension leagues")]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class LeagueEntry(models.Model):
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for approval"
-        APPROVED = "approved", "Playing"
-        DECLINED = "declined", "Declined"
-        REMOVED = "removed", "Removed by the organiser"
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_entries")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["league", "created_at"]
-        constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_entry_once")]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.league}"
-
-
-class Announcement(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="announcements")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    text = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-
 class Rating(models.Model):
     """A player's OpenSkill (Plackett-Luce) rating across the site."""
 
@@ -262,17 +189,3 @@ class PendingNotification(models.Model):
 
     class Meta:
         ordering = ["user", "created_at"]
-
-
-class DailyPuzzle(models.Model):
-    """The Hextremadura puzzle of a day: one secret shuffle for everyone, one attempt each."""
-
-    date = models.DateField(unique=True)
-    seed = models.BigIntegerField(default=new_secret_seed, editable=False)
-    par = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The solver's score on this shuffle.")
-
-    class Meta:
-        ordering = ["-date"]
-
-    def __str__(self) -> str:
-        return f"Daily puzzle of {self.date:%d %B %Y}"

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from games import state_store
-from games.engines import get_engine
 from games.errors import GameNotFound, NotYourSeat
-from games.models import Game, Seat
+from games.models import Game, Rating, RatingChange, Seat
+from games.sites import get_site, offered_sites
 
 
 def game_for_viewer(game_id: int, user) -> Game:
@@ -21,14 +21,18 @@ def game_for_viewer(game_id: int, user) -> Game:
     return game
 
 
+def plays_in(game: Game, user) -> bool:
+    return bool(user and user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all()))
+
+
 def can_watch(game: Game, user) -> bool:
-    """Public games: anyone. Private ones: their players. A daily puzzle shows the day's secret
-    shuffle, so only its player, and those who have finished that day's puzzle, may watch it."""
-    plays = bool(user and user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all()))
-    if game.daily_id:
-        return plays or bool(user and user.is_authenticated and Game.objects.filter(
-            daily_id=game.daily_id, created_by=user, status=Game.Status.FINISHED).exists())
-    return game.visibility == Game.Visibility.PUBLIC or plays
+    """Public games: anyone. Private ones: their players. A game's site may decide otherwise
+    (a daily puzzle shows the day's secret shuffle)."""
+    site_rule = get_site(game.kind).can_watch
+    decided = site_rule(game, user) if site_rule else None
+    if decided is not None:
+        return decided
+    return game.visibility == Game.Visibility.PUBLIC or plays_in(game, user)
 
 
 def seat_of(game: Game, user) -> int | None:
@@ -53,7 +57,7 @@ class BoardContext:
             "your_move": self.your_move,
             "seats": self.seats,
             "analysis": self.game.analysis,
-            "board_template": [f"games/boards/{self.game.kind}.html", "games/boards/generic.html"],
+            "board_template": get_site(self.game.kind).board_template,
         }
 
 
@@ -62,7 +66,7 @@ def board_context(game: Game, user) -> BoardContext:
     seat = seat_of(game, user)
     view = {}
     if game.status != Game.Status.OPEN:
-        view = get_engine(game.kind).view(state_store.load(game), seat)
+        view = get_site(game.kind).engine.view(state_store.load(game), seat)
     your_move = game.status == Game.Status.ACTIVE and seat is not None and seat in game.awaiting
     return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()))
 
@@ -86,3 +90,49 @@ def dashboard(user, finished_limit: int = 20) -> Dashboard:
     open_games = [g for g in games if g.status == Game.Status.OPEN]
     finished = list(Game.objects.filter(pk__in=seats, status=Game.Status.FINISHED).order_by("-finished_at")[:finished_limit])
     return Dashboard(your_move=your_move, waiting=waiting, open=open_games, finished=finished)
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    games: int
+    average_score: float | None
+    best_score: int | None
+    average_rank: float | None
+    rating: Rating | None
+    history: list[RatingChange]
+
+
+def player_stats(user) -> PlayerStats:
+    """Games, average and best score, average rank (from finished rated games), and the rating history."""
+    scores, ranks = [], []
+    rated = [site.kind for site in offered_sites() if site.rated]
+    seats = Seat.objects.filter(user=user, game__kind__in=rated, game__status=Game.Status.FINISHED).select_related("game")
+    for seat in seats:
+        result = seat.game.result or {}
+        if seat.index < len(result.get("scores", [])):
+            scores.append(result["scores"][seat.index])
+            ranks.append(result["ranks"][seat.index])
+    return PlayerStats(
+        games=len(scores),
+        average_score=sum(scores) / len(scores) if scores else None,
+        best_score=max(scores) if scores else None,
+        average_rank=sum(ranks) / len(ranks) if ranks else None,
+        rating=Rating.objects.filter(user=user).first(),
+        history=list(RatingChange.objects.filter(user=user).order_by("created_at")),
+    )
+
+
+@dataclass(frozen=True)
+class ProfileSection:
+    title: str
+    template: str
+    stats: object
+
+
+def profile_sections(user) -> list[ProfileSection]:
+    """Each game's own part of a player's page (e.g. solo records)."""
+    return [
+        ProfileSection(site.title, template, stats_for(user))
+        for site in offered_sites()
+        for template, stats_for in site.profile_sections
+    ]

@@ -3,9 +3,15 @@
 States are cached by (game, version) in a small process-local LRU in front of the shared
 Django cache (Redis). Engines never mutate a state they are given, so a cached object may be
 handed out as is. Only committed states are cached (the writer stores them on commit).
+
+Cached states are pickles, so the key carries the engine's module and ``ENGINE_VERSION``: a new
+engine version never reads an old state, and a pickle that no longer loads (a renamed class) is
+a cache miss, replayed from the events.
 """
 from __future__ import annotations
 
+import json
+import logging
 import pickle
 from collections import OrderedDict
 from threading import Lock
@@ -14,8 +20,12 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from games.engines import get_engine
+from games.errors import BadMove
 from games.models import Game, MoveEvent
+from games.protocol import Engine
+from games.sites import get_engine, get_site
+
+logger = logging.getLogger(__name__)
 
 _local: OrderedDict[str, Any] = OrderedDict()
 _local_lock = Lock()
@@ -24,7 +34,9 @@ SHARED_TTL_SECONDS = 6 * 3600
 
 def _key(game: Game, version: int) -> str:
     # The creation time makes the key unique even if a database is recreated and ids repeat.
-    return f"game-state:{game.pk}:{int(game.created_at.timestamp() * 1_000_000)}:{version}"
+    engine = get_engine(game.kind)
+    created = int(game.created_at.timestamp() * 1_000_000)
+    return f"game-state:{engine.name}:{engine.ENGINE_VERSION}:{game.pk}:{created}:{version}"
 
 
 def _remember_locally(key: str, state: Any) -> None:
@@ -51,7 +63,11 @@ def cached(game: Game, version: int) -> Any | None:
     blob = cache.get(key)
     if blob is None:
         return None
-    state = pickle.loads(blob)
+    try:
+        state = pickle.loads(blob)
+    except Exception:  # an engine class renamed or moved since: replay instead
+        logger.warning("cached state %s no longer loads; replaying", key)
+        return None
     _remember_locally(key, state)
     return state
 
@@ -62,9 +78,11 @@ def forget_local() -> None:
         _local.clear()
 
 
-def apply_event(engine, state: Any, seat: int | None, kind: str, payload: dict) -> Any:
+def apply_event(engine: Engine, state: Any, seat: int | None, kind: str, payload: dict) -> Any:
+    """One stored event through the engine. A timeout replays the decision it stored (old
+    timeout events, stored empty, replay the engine's timeout rule)."""
     if kind == MoveEvent.Kind.TIMEOUT:
-        return engine.timeout_move(state, seat)
+        return engine.apply_timeout(state, seat, payload)
     return engine.apply(state, seat, payload)
 
 
@@ -88,6 +106,37 @@ def replay_events(game: Game, events: list[tuple[int | None, str, dict]]) -> Any
     for seat, kind, payload in events:
         state = apply_event(engine, state, seat, kind, payload)
     return state
+
+
+def state_before_last_move(game: Game, pending: list[MoveEvent] = ()) -> Any:
+    """The position without the latest effective move (what an undo event leads to);
+    ``pending`` are events of the same write, not yet stored."""
+    effective = effective_events(game)
+    for row in pending:
+        if row.kind == MoveEvent.Kind.UNDO:
+            effective.pop()
+        else:
+            effective.append((row.seat, row.kind, row.payload))
+    if not effective:
+        raise BadMove("There is no move to undo.")
+    return replay_events(game, effective[:-1])
+
+
+def check_storable(game: Game, engine: Engine, state: Any, seats: set[int | None]) -> None:
+    """Refuse a state whose views cannot be shown: a spectator's view and those of the seats
+    that acted must be strict JSON, and the game's site may check more (its board must draw).
+    A move that would poison a game is refused before its event is stored: events cannot be
+    repaired. (What the seats that did not act see changed only as the spectator's did.)"""
+    try:
+        for seat in sorted(seats - {None}) + [None]:
+            view = engine.view(state, seat)
+            json.dumps(view, allow_nan=False)
+            check = get_site(game.kind).check_view
+            if check is not None:
+                check(view)
+    except Exception as exc:
+        logger.warning("refused a state of game %s whose views cannot be shown: %r", game.pk, exc)
+        raise BadMove("That move cannot be shown on the board, so it was not played.") from None
 
 
 def replay(game: Game, upto: int | None = None) -> Any:

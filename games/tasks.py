@@ -1,8 +1,10 @@
-"""Celery tasks: thin wrappers around services. Those that act on a game's turn carry the
-version they were made for and do nothing once the game has moved on."""
+"""Celery tasks of the platform: thin wrappers around services. Those that act on a game's
+turn carry the version they were made for and do nothing once the game has moved on.
+(Task names are stable: queued tasks outlive a deploy.)"""
 from celery import shared_task
 
-from games import notifications, services
+from games import services
+from games.services import notifications
 
 
 @shared_task(name="games.tasks.apply_timeouts")
@@ -37,20 +39,6 @@ def game_finished(game_id: int) -> None:
     services.game_finished(game_id=game_id)
 
 
-@shared_task(name="games.tasks.start_due_leagues")
-def start_due_leagues() -> int:
-    from games import leagues
-
-    return leagues.start_due_leagues()
-
-
 @shared_task(name="games.tasks.send_daily_digests")
 def send_daily_digests() -> int:
     return notifications.send_daily_digests()
-
-
-@shared_task(name="games.tasks.compute_daily_par")
-def compute_daily_par(puzzle_id: int) -> int | None:
-    from games import solo
-
-    return solo.compute_par(puzzle_id)

@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from games import move_forms, selectors, services
-from games.errors import GameError, GameNotFound
+from games import move_input, selectors, services
+from games.errors import BadMove, GameError, GameNotFound, NotYourSeat
 from games.models import Game
+from games.sites import get_site
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -61,8 +62,8 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         services.submit_move(
             game_id=game.pk,
             user=request.user,
-            move=move_forms.parse_move(game.kind, request.POST),
-            expected_version=move_forms.parse_version(request.POST),
+            move=move_input.parse_move(get_site(game.kind), request.POST),
+            expected_version=move_input.parse_version(request.POST),
         )
     except GameError as error:
         return error_response(request, error, game_id)
@@ -103,3 +104,33 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, "You have joined the game.")
         return redirect("game_detail", game_id=game.pk)
     return render(request, "games/join.html", {"game": game})
+
+
+@login_required
+@require_GET
+def game_hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A suggestion for the player's move, in games whose site gives hints."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+        site = get_site(game.kind)
+        if site.hint is None:
+            raise BadMove("This game gives no hints.")
+        seat = selectors.seat_of(game, request.user)
+        if seat is None:
+            raise NotYourSeat("You are not playing in this game.")
+        move = site.hint(game, seat)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    return render(request, site.hint_template, {"game": game, "hint": move})
+
+
+@login_required
+@require_POST
+def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        selectors.game_for_viewer(game_id, request.user)
+        version = move_input.parse_version(request.POST)
+        services.undo_last_move(game_id=game_id, user=request.user, expected_version=version)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    return game_board_response(request, game_id, "Your last move was taken back.")

@@ -57,6 +57,11 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.leagues",
+    # One line per game: its folder's app registers its site (games/sites.py).
+    "games.hextension",
+    "games.hextremadura",
+    "games.hexland",
 ]
 
 MIDDLEWARE = [
@@ -86,6 +91,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.game_sites",
             ],
         },
     },

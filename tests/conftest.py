@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines import register_engine
 
-register_engine("toy", "tests.support.toy_engine")
+
+@pytest.fixture(autouse=True, scope="session")
+def _toy_game():
+    """The toy engine of platform tests, known to the platform but never offered."""
+    from games.sites import GameSite, register
+
+    register(GameSite(kind="toy", engine_path="tests.support.toy_engine"), offered=False)
 
 
 def _is_engine_test(request) -> bool:

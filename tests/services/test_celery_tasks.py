@@ -59,7 +59,7 @@ def test_a_stale_timer_task_does_nothing(celery_worker_thread, make_user):
 
 
 def test_several_ai_seats_play_a_hextension_round_with_the_worker(celery_worker_thread, make_user, settings):
-    from games.engines import hextension
+    from games.hextension import engine as hextension
 
     settings.GAME_AI_DELAY_SECONDS = 0
     ana = make_user()

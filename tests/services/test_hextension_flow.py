@@ -7,8 +7,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import notifications, services, state_store
-from games.engines import hextension
+from games import services, state_store
+from games.services import notifications
+from games.hextension import engine as hextension
 from games.models import Game, MoveEvent, PendingNotification
 from tests.support.concurrency import run_at_once
 

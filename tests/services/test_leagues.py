@@ -9,9 +9,15 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import leagues, ratings, services, standings
+from games import services
+from games.leagues import services as leagues
+from games.leagues import standings
+from games.services import ratings
+from games.templatetags.ratings import rating_chart
+from games import selectors
 from games.errors import GameError, GameNotActive, NotYourSeat
-from games.models import Game, League, LeagueEntry, Rating
+from games.leagues.models import League, LeagueEntry
+from games.models import Game, Rating
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +38,7 @@ def new_league(organiser, **fields):
 def finish_game(game, placements_by_seat):
     """Play a league game to its end: each seat puts each round's tiles on its next cells."""
     from games import state_store
-    from games.engines import hextension
+    from games.hextension import engine as hextension
 
     while True:
         game.refresh_from_db()
@@ -78,7 +84,7 @@ def test_a_sequential_season_standings_and_ratings(make_user, organiser):
         leagues.start_season(league_id=league.pk, by_user=ana)
     (first,) = leagues.start_season(league_id=league.pk, by_user=organiser)
     assert first.league_id == league.pk and first.turn_seconds == 48 * 3600 and first.status == Game.Status.ACTIVE
-    from games.engines.hextension import CELLS
+    from games.hextension.engine import CELLS
 
     # Ana and Bo place identically (a tie), Cy differently.
     same, other = list(CELLS), list(reversed(CELLS))
@@ -109,9 +115,9 @@ def test_a_sequential_season_standings_and_ratings(make_user, organiser):
 
     assert Rating.objects.filter(user__in=[ana, bo, cy], games=2).count() == 3
     assert not ratings.rate_game(first)  # once per game
-    stats = ratings.player_stats(ana)
+    stats = selectors.player_stats(ana)
     assert stats.games == 2 and stats.best_score == max(r[0] for r in results)
-    assert "<polyline" in ratings.history_svg(stats.history)
+    assert "<polyline" in rating_chart(stats.history)
 
 
 def test_match_points_put_players_out_below_finishers():

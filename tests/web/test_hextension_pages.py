@@ -5,8 +5,9 @@ import pytest
 from django.urls import reverse
 
 from games import services, state_store
-from games.engines import hextension
-from games.models import Game, League, MoveEvent
+from games.hextension import engine as hextension
+from games.leagues.models import League
+from games.models import Game, MoveEvent
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games.boards.hextension import DEAD_FILL, board_svg, diagram_svg, tile_svg
-from games.engines import hextension as engine
-from games.engines.hextension.board import CELLS, LINES
-from games.templatetags.hextension_boards import player_rows, round_history, tile_choices
+from games.hextension.svg import DEAD_FILL, board_svg, diagram_svg, tile_svg
+from games.hextension import engine
+from games.hextension.engine.board import CELLS, LINES
+from games.hextension.templatetags.hextension_boards import player_rows, round_history, tile_choices
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -262,7 +262,7 @@ def render_page(state, seat, status="active", analysis=None):
     game = SimpleNamespace(pk=7, version=12, status=status, deadline_at=None, config={})
     context = {"game": game, "seat": seat, "view": view, "your_move": False, "seats": seat_rows("Ana", "<Bo>"),
                "analysis": analysis}
-    return render_to_string("games/boards/hextension.html", context), view
+    return render_to_string("hextension/board.html", context), view
 
 
 def test_page_offers_a_placement_form_preselected_from_the_submission(game):

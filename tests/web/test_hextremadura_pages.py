@@ -3,7 +3,7 @@ import pytest
 from django.urls import reverse
 
 from games import state_store
-from games.engines import hextremadura
+from games.hextremadura import engine as hextremadura
 from games.models import Game, MoveEvent
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ def test_home_daily_once_and_casual_with_hint_and_undo(client, make_user):
     assert "Nobody has finished this puzzle yet." in page
 
     response = client.post(reverse("hextremadura_daily"))
-    daily = Game.objects.get(daily__isnull=False)
+    daily = Game.objects.get(daily_attempt__isnull=False)
     assert response.status_code == 302 and response["Location"] == reverse("game_detail", args=[daily.pk])
     again = client.post(reverse("hextremadura_daily"))  # one attempt: back to the same game
     assert again["Location"] == reverse("game_detail", args=[daily.pk]) and Game.objects.count() == 1
@@ -25,7 +25,7 @@ def test_home_daily_once_and_casual_with_hint_and_undo(client, make_user):
     assert hint.status_code == 400 and "no hints in the daily puzzle" in hint.content.decode()
 
     client.post(reverse("hextremadura_new"))
-    casual = Game.objects.get(daily__isnull=True)
+    casual = Game.objects.get(daily_attempt__isnull=True)
     hint = client.get(reverse("game_hint", args=[casual.pk]))
     assert hint.status_code == 200 and 'id="hint"' in hint.content.decode()
     move = hextremadura.legal_moves(state_store.load(casual), 0)[0]

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games.boards.hextremadura import centre, map_svg, pile_svg, removed_svg, tile_svg, view_box
-from games.engines import hextremadura as engine
-from games.templatetags.hextremadura_boards import rating_rows, round_began
+from games.hextremadura.svg import centre, map_svg, pile_svg, removed_svg, tile_svg, view_box
+from games.hextremadura import engine
+from games.hextremadura.templatetags.hextremadura_boards import rating_rows, round_began
 
 SVG = "{http://www.w3.org/2000/svg}"
 WITNESSES = json.loads((Path(engine.__file__).parent / "witnesses.json").read_text())
@@ -168,10 +168,10 @@ def test_round_banner_shows_when_the_pile_has_just_been_flipped():
 
 def render_page(state, *, daily=None, status="active", your_move=True):
     view = engine.view(state, 0)
-    game = SimpleNamespace(pk=9, version=view["turn"], status=status, daily_id=daily, deadline_at=None,
+    game = SimpleNamespace(pk=9, version=view["turn"], status=status, daily_attempt=daily, deadline_at=None,
                            config={} if daily else {"players": 1, "undo": True})
     context = {"game": game, "seat": 0, "view": view, "your_move": your_move, "seats": [], "analysis": None}
-    return render_to_string("games/boards/hextremadura.html", context), view
+    return render_to_string("hextremadura/board.html", context), view
 
 
 def test_page_has_the_plain_form_hint_and_undo_in_a_casual_game():

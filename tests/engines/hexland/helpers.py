@@ -3,16 +3,16 @@
 Positions are built with the engine's own placement helpers on a private copy, so every
 derived field (blocked corners, reach, frontier, road lengths, harbour rates, points) is what
 the engine itself would hold.  Hex ids run row by row from the top (rows of 3, 4, 5, 4, 3);
-see games/engines/hexland/board.py for node and edge ids.
+see games/hexland/engine/board.py for node and edge ids.
 """
 from __future__ import annotations
 
 from itertools import combinations
 
-from games.engines import hexland as H
-from games.engines.hexland import rules
-from games.engines.hexland.board import EDGE_NODES, NUM_EDGES, RES_INDEX
-from games.engines.hexland.state import DEV_INDEX, MAIN, ROLL, rand_below
+from games.hexland import engine as H
+from games.hexland.engine import rules
+from games.hexland.engine.board import EDGE_NODES, NUM_EDGES, RES_INDEX
+from games.hexland.engine.state import DEV_INDEX, MAIN, ROLL, rand_below
 
 # hex:      0       1        2       3       4        5       6       7       8       9
 BOARD = {"resources": ["ore", "sheep", "wood", "wheat", "brick", "sheep", "brick", "wheat",

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland import ai, planner
-from games.engines.hexland.board import HEX_NODES, NODE_NEIGHBOURS
-from games.engines.hexland.state import DISCARD, ROBBER
+from games.hexland import engine as H
+from games.hexland.engine import ai, planner
+from games.hexland.engine.board import HEX_NODES, NODE_NEIGHBOURS
+from games.hexland.engine.state import DISCARD, ROBBER
 from tests.engines.hexland.helpers import position
 
 LEVELS = ("easy", "medium", "hard")

@@ -3,8 +3,8 @@ from collections import Counter
 
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland import board as B
+from games.hexland import engine as H
+from games.hexland.engine import board as B
 
 from .helpers import BOARD, new
 

@@ -1,9 +1,9 @@
 """Building with costs and piece limits; bank, harbour and player trades."""
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.board import HARBOUR_NODES, NODE_HEXES, NODE_NEIGHBOURS
-from games.engines.hexland.state import MAIN, TRADE
+from games.hexland import engine as H
+from games.hexland.engine.board import HARBOUR_NODES, NODE_HEXES, NODE_NEIGHBOURS
+from games.hexland.engine.state import MAIN, TRADE
 
 from .helpers import edge, hand, next_roll, play, position, snapshot
 

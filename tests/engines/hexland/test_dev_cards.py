@@ -1,8 +1,8 @@
 """Development cards: buying, timing, and all five cards; Largest Army; winning."""
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.state import DEV_INDEX, FREE_ROADS, MAIN, OVER, ROBBER, ROLL
+from games.hexland import engine as H
+from games.hexland.engine.state import DEV_INDEX, FREE_ROADS, MAIN, OVER, ROBBER, ROLL
 
 from .helpers import edge, hand, next_roll, play, position
 

@@ -1,8 +1,8 @@
 """Longest Road: taking it, strictly longer to take it over, breaking and setting aside;
 winning on one's own turn after points came on another's."""
-from games.engines import hexland as H
-from games.engines.hexland.roads import longest_road
-from games.engines.hexland.state import OVER
+from games.hexland import engine as H
+from games.hexland.engine.roads import longest_road
+from games.hexland.engine.state import OVER
 
 from .helpers import brute_longest_road, edge, next_roll, play, position
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.board import NODE_NEIGHBOURS, NUM_NODES
-from games.engines.hexland.rules import _recompute_frontier
-from games.engines.hexland.state import DECK_SET, DEV_INDEX, OVER, PIECE_LIMITS
+from games.hexland import engine as H
+from games.hexland.engine.board import NODE_NEIGHBOURS, NUM_NODES
+from games.hexland.engine.rules import _recompute_frontier
+from games.hexland.engine.state import DECK_SET, DEV_INDEX, OVER, PIECE_LIMITS
 
 from .helpers import brute_longest_road, snapshot
 from .test_timeouts_views import hidden_variant

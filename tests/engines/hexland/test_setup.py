@@ -2,9 +2,9 @@
 moving an auto-placed pair later in setup."""
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.board import NODE_EDGES, NODE_NEIGHBOURS
-from games.engines.hexland.state import SETUP_ROAD
+from games.hexland import engine as H
+from games.hexland.engine.board import NODE_EDGES, NODE_NEIGHBOURS
+from games.hexland.engine.state import SETUP_ROAD
 
 from .helpers import hand, new, play, snapshot
 

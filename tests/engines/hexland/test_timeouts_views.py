@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.state import DISCARD, OVER, ROLL, TRADE
+from games.hexland import engine as H
+from games.hexland.engine.state import DISCARD, OVER, ROLL, TRADE
 
 from .helpers import hand, next_roll, play, position
 

@@ -1,9 +1,9 @@
 """Dice, production with the bank's limits, the 7 (discards, robber, steal)."""
 import pytest
 
-from games.engines import hexland as H
-from games.engines.hexland.board import RESOURCES
-from games.engines.hexland.state import DISCARD, MAIN, ROBBER, ROLL
+from games.hexland import engine as H
+from games.hexland.engine.board import RESOURCES
+from games.hexland.engine.state import DISCARD, MAIN, ROBBER, ROLL
 
 from .helpers import give, hand, next_roll, play, position, snapshot
 

@@ -7,10 +7,10 @@ import statistics
 import numpy as np
 import pytest
 
-from games.engines import hextension as hx
-from games.engines.hextension import ai, train
-from games.engines.hextension import value as V
-from games.engines.hextension.board import TILES
+from games.hextension import engine as hx
+from games.hextension.engine import ai, train
+from games.hextension.engine import value as V
+from games.hextension.engine.board import TILES
 
 from .test_engine import BOARD_307
 

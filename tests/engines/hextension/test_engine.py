@@ -9,16 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines import get_engine
-from games.engines import hextension as hx
-from games.engines.hextension.board import (
+from games.hextension import engine as hx
+from games.hextension.engine.board import (
     CELL_LINES,
     TILES,
     line_status,
     rotate_180,
     value_counts,
 )
-from games.engines.hextension.rules import NMR_OUT, round_tiles
+from games.hextension.engine.rules import NMR_OUT, round_tiles
 
 # A 307 board (the game's maximum): | columns 5 9 1 9 5, / lines 7 7 2 6 6, \ lines 4 8 3 4 8.
 BOARD_307 = {
@@ -70,8 +69,7 @@ def test_board_shape():
         ("A1", -2, 0), ("C1", 0, -2), ("C3", 0, 0), ("E3", 2, 0)]
 
 
-def test_engine_is_registered():
-    assert get_engine("hextension") is hx
+def test_seat_count_follows_the_config():
     assert hx.seat_count({"players": 7}) == 7
 
 
@@ -340,7 +338,7 @@ def test_nmr_ladder_ai_then_random_then_out():
     after_first = hx.timeout_move(state, 1)
     assert after_first == hx.timeout_move(state, 1)  # deterministic
     assert after_first.round == 1 and set(after_first.boards[1].values()) == set(tiles)
-    from games.engines.hextension import ai
+    from games.hextension.engine import ai
     assert after_first.boards[1] == {c: t for t, c in ai.place({}, tiles, "strong").items()}
 
     tiles = round_tiles(after_first)

@@ -1,8 +1,8 @@
 """Helpers for hand-built Hextremadura positions: faces written as in tiles.py."""
 from __future__ import annotations
 
-from games.engines.hextremadura.board import Board, Placed
-from games.engines.hextremadura.tiles import (
+from games.hextremadura.engine.board import Board, Placed
+from games.hextremadura.engine.tiles import (
     BACK,
     FRONT,
     ICON_LETTERS,
@@ -62,7 +62,7 @@ def terrain_tile(tid: str, front: str, reqs, back_spaces: str = "FFFFFF", icons=
 
 def flood_terrains(board: Board) -> dict[int, int]:
     """Terrain sizes by brute force (no union-find): node -> size of its terrain."""
-    from games.engines.hextremadura.geometry import DIRECTIONS
+    from games.hextremadura.engine.geometry import DIRECTIONS
 
     # Written again from the rules on purpose: calling Board.node_neighbours would let an
     # adjacency bug pass unseen in both the engine and this oracle.

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import games.engines.hextremadura as hx
-from games.engines.hextremadura import ai
-from games.engines.hextremadura.rules import MAX_SCORE
+import games.hextremadura.engine as hx
+from games.hextremadura.engine import ai
+from games.hextremadura.engine.rules import MAX_SCORE
 
 WITNESSES = Path(ai.__file__).with_name("witnesses.json")
 

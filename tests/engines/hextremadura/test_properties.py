@@ -7,9 +7,9 @@ import pickle
 
 from hypothesis import given, settings, strategies as st
 
-import games.engines.hextremadura as hx
-from games.engines.hextremadura.geometry import neighbours
-from games.engines.hextremadura.rules import MAX_SCORE
+import games.hextremadura.engine as hx
+from games.hextremadura.engine.geometry import neighbours
+from games.hextremadura.engine.rules import MAX_SCORE
 from tests.engines.hextremadura.helpers import flood_terrains
 
 # 18 placements in round 1, and each terrain tile can come back once, back up

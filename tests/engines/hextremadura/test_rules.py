@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-import games.engines.hextremadura as hx
-from games.engines import IllegalMove, get_engine
-from games.engines.hextremadura import rules
-from games.engines.hextremadura.board import Board
-from games.engines.hextremadura.tiles import BACK, FOREST, FRONT, TILES, CROPS, WATER
+import games.hextremadura.engine as hx
+from games.protocol import IllegalMove
+from games.hextremadura.engine import rules
+from games.hextremadura.engine.board import Board
+from games.hextremadura.engine.tiles import BACK, FOREST, FRONT, TILES, CROPS, WATER
 from tests.engines.hextremadura.helpers import back, flood_terrains, obj, put, terrain_tile
 
 
@@ -343,9 +343,8 @@ def test_river_tiles_take_either_face_and_terrain_tiles_only_theirs():
         place(rules.new_state(0, order=order), "R1", 0, 0, face="c")
 
 
-def test_protocol_and_registry():
-    eng = get_engine("hextremadura")
-    assert eng is hx and eng.KIND == "hextremadura"
+def test_protocol():
+    assert hx.KIND == "hextremadura"
     assert hx.seat_count({}) == 1 and hx.seat_count({"players": 1}) == 1
     with pytest.raises(ValueError):
         hx.new_state({"players": 2}, 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from games.engines.errors import IllegalMove
+from games.protocol import IllegalMove
 
 KIND = "toy"
 TITLE = "Toy race"

@@ -1,0 +1,6 @@
+from games.sites import offered_sites
+
+
+def game_sites(request) -> dict:
+    """The games offered on the site, for menus: each with its title and lobby's URL name."""
+    return {"game_sites": [site for site in offered_sites() if site.lobby_url_name]}

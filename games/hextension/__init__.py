@@ -1,0 +1,1 @@
+"""Hextension (Take it Easy by correspondence): ``engine/`` (pure Python) and its web slice."""

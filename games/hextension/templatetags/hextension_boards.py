@@ -1,0 +1,131 @@
+"""Template tags for the Hextension game page: the SVG pictures and the page's derived tables."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from django import template
+
+from games.hextension import svg
+from games.hextension.engine.board import CELLS
+from games.ranking import competition_ranks
+
+register = template.Library()
+
+
+@register.simple_tag
+def hex_board(seat_view: Mapping, pending: Mapping | None = None, interactive: bool = False, label: str = ""):
+    return svg.board_svg(seat_view, pending=pending, interactive=bool(interactive), label=label)
+
+
+@register.simple_tag
+def hex_diagram(seat_view: Mapping, label: str = ""):
+    return svg.diagram_svg(seat_view, label=label)
+
+
+@register.simple_tag
+def hex_tile(tile: str, size: int = 64):
+    return svg.tile_svg(tile, size)
+
+
+@register.filter
+def hex_tile_name(tile: str) -> str:
+    """ "tile 174 (| 1, / 7, \\ 4)" """
+    return svg.describe_tile(tile)
+
+
+# --- the page's data ---------------------------------------------------------------------------
+
+
+def _names(seats: Iterable[Any]) -> dict[int, str]:
+    return {seat.index: seat.label for seat in seats or ()}
+
+
+def _ranks(players: list[dict]) -> None:
+    """Rank sorted rows in place: equal (out, score) share a rank, as the engine's result does."""
+    for row, rank in zip(players, competition_ranks([(row["out"], row["score"]) for row in players])):
+        row["rank"] = rank
+
+
+def _analysis_value(analysis: Mapping | None, key: str, seat: int) -> int | None:
+    """``analysis[key + "s"][seat]``, or the one figure ``analysis[key]`` shared by every seat
+    (all seats place the same tiles, so the hindsight figures may be given once)."""
+    if not isinstance(analysis, Mapping):
+        return None
+    values = analysis.get(f"{key}s")
+    if isinstance(values, (list, tuple)):
+        return values[seat] if seat < len(values) else None
+    return analysis.get(key)
+
+
+def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> list[dict]:
+    """One row per seat, in standings order: by score, seats that are out below the rest."""
+    names = _names(seats)
+    rows = []
+    for seat_view in view.get("seats", []):
+        index = seat_view["seat"]
+        name = names.get(index, f"Seat {index + 1}")
+        rows.append({
+            "seat": index,
+            "name": name,
+            "score": seat_view["score"],
+            "nmr": seat_view["nmr"],
+            "out": seat_view["out"],
+            "moved": seat_view["moved"],
+            "is_you": index == view.get("seat"),
+            "view": seat_view,
+            "label": f"Evaluation diagram of {name}: {seat_view['score']} points",
+            "ai_score": _analysis_value(analysis, "ai_score", index),
+            "best_score": _analysis_value(analysis, "best_score", index),
+        })
+    rows.sort(key=lambda row: (row["out"], -row["score"], row["seat"]))
+    _ranks(rows)
+    return rows
+
+
+def round_history(view: Mapping) -> list[dict]:
+    """The closed rounds and the tiles drawn in each, newest first."""
+    per_round = max(1, int(view.get("tiles_per_round") or 1))
+    earlier = list(view.get("earlier") or [])
+    rounds = [
+        {"number": n // per_round + 1, "tiles": earlier[n:n + per_round]} for n in range(0, len(earlier), per_round)
+    ]
+    return rounds[::-1]
+
+
+def tile_choices(view: Mapping) -> list[dict]:
+    """For each tile drawn this round: its form field and the viewer's empty cells to choose from."""
+    seat = view.get("seat")
+    if seat is None or view.get("over"):
+        return []
+    board = view["seats"][seat]["board"]
+    pending = view.get("pending") or {}
+    empty = [cell for cell in CELLS if cell not in board]
+    return [
+        {
+            "tile": tile,
+            "field": f"cell_{tile}",
+            "id": f"hx-cell-{tile}",
+            "selected": pending.get(tile, ""),
+            "cells": empty,
+        }
+        for tile in view.get("drawn") or []
+    ]
+
+
+@register.simple_tag
+def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> dict:
+    """Everything the Hextension board template derives from the view, in one place."""
+    players = player_rows(view, seats, analysis)
+    me = next((row for row in players if row["is_you"]), None)
+    in_game = [row for row in sorted(players, key=lambda row: row["seat"]) if not row["out"]]
+    return {
+        "players": players,
+        "me": me,
+        "can_place": bool(me and not me["out"] and not view.get("over")),
+        "submitted": view.get("pending") is not None,
+        "moved": [row["name"] for row in in_game if row["moved"]],
+        "waiting": [row["name"] for row in in_game if not row["moved"]],
+        "history": round_history(view),
+        "choices": tile_choices(view),
+        "closed_rounds": bool(view.get("earlier")),
+    }

@@ -1,0 +1,55 @@
+"""Hextension pages: the lobby of open games and the form that opens one."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from games import services
+from games.errors import GameError
+from games.hextension.engine import KIND
+from games.hextension.forms import HextensionGameForm
+from games.models import Game
+from games.views import error_response
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    games = Game.objects.filter(kind=KIND, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+    page = Paginator(games.order_by("-created_at"), 25).get_page(request.GET.get("page"))
+    return render(request, "hextension/lobby.html", {"page": page})
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = HextensionGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        players, ai_seats = data["players"], data["ai_seats"]
+        try:
+            with transaction.atomic():  # opened and started together, or not at all
+                game = _open_game(request.user, data)
+        except GameError as error:
+            return error_response(request, error)
+        messages.success(request, "Your game is open." if players - ai_seats > 1 else "Your game has started.")
+        return redirect("game_detail", game_id=game.pk)
+    return render(request, "hextension/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _open_game(user, data: dict):
+    players, ai_seats = data["players"], data["ai_seats"]
+    game = services.create_game(
+        kind=KIND,
+        config={"players": players, "tiles_per_round": data["tiles_per_round"]},
+        created_by=user,
+        title=data["title"],
+        visibility=data["visibility"],
+        turn_seconds=data["round_deadline"],
+        ai_seats={index: data["ai_level"] for index in range(players - ai_seats, players)},
+    )
+    if players - ai_seats == 1:
+        services.start_game(game_id=game.pk)  # only AI opponents: full already
+    return game

@@ -1,0 +1,1 @@
+"""Hextremadura, the solo tile-laying puzzle: ``engine/`` (pure Python) and its web slice."""

@@ -1,0 +1,94 @@
+"""Hextremadura's reads: the daily puzzle, its leaderboard, solo records, hints, who may watch."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from games import state_store
+from games.errors import BadMove, GameNotActive
+from games.hextremadura import engine
+from games.hextremadura.models import DailyAttempt, DailyPuzzle
+from games.models import Game
+from games.ranking import competition_ranks
+
+
+def puzzle_of(day: dt.date) -> DailyPuzzle | None:
+    return DailyPuzzle.objects.filter(date=day).first()
+
+
+def daily_attempt(user, puzzle: DailyPuzzle | None) -> Game | None:
+    if puzzle is None or not (user and user.is_authenticated):
+        return None
+    attempt = DailyAttempt.objects.filter(puzzle=puzzle, user=user).select_related("game").first()
+    return attempt.game if attempt else None
+
+
+def can_watch(game: Game, user) -> bool | None:
+    """A daily game shows the day's secret shuffle: only its player, and those who have
+    finished that day's puzzle, may open it. Casual games follow the platform's rule."""
+    attempt = DailyAttempt.objects.filter(game=game).first()
+    if attempt is None:
+        return None
+    if not (user and user.is_authenticated):
+        return False
+    return attempt.user_id == user.pk or DailyAttempt.objects.filter(
+        puzzle_id=attempt.puzzle_id, user=user, game__status=Game.Status.FINISHED).exists()
+
+
+def is_daily(game: Game) -> bool:
+    return DailyAttempt.objects.filter(game=game).exists()
+
+
+def hint(game: Game, seat: int) -> dict:
+    """The solver's suggestion from the player's own view (never the hidden order)."""
+    if is_daily(game):
+        raise BadMove("There are no hints in the daily puzzle.")
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive("This game is over.")
+    from games.hextremadura.engine import ai
+
+    return ai.hint(engine.view(state_store.load(game), seat))
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    name: str
+    score: int
+    seconds: int
+    game_id: int
+
+
+def leaderboard(puzzle: DailyPuzzle | None, limit: int = 100) -> list[LeaderboardRow]:
+    """Finished attempts by score, then by time taken."""
+    if puzzle is None:
+        return []
+    games = Game.objects.filter(daily_attempt__puzzle=puzzle, status=Game.Status.FINISHED).select_related("created_by")
+    entries = sorted(
+        ((g.result["score"], (g.finished_at - g.started_at).total_seconds(), g) for g in games),
+        key=lambda entry: (-entry[0], entry[1]),
+    )[:limit]
+    ranks = competition_ranks([(score, int(seconds)) for score, seconds, _ in entries])
+    return [
+        LeaderboardRow(rank, game.created_by.public_name, score, int(seconds), game.pk)
+        for rank, (score, seconds, game) in zip(ranks, entries)
+    ]
+
+
+@dataclass(frozen=True)
+class SoloStats:
+    games: int
+    best_score: int | None
+    perfect: int
+    recent: list[Game]
+
+
+def solo_stats(user) -> SoloStats:
+    finished = Game.objects.filter(kind=engine.KIND, created_by=user, status=Game.Status.FINISHED).order_by("-finished_at")
+    scores = [g.result["score"] for g in finished]
+    return SoloStats(
+        games=len(scores),
+        best_score=max(scores) if scores else None,
+        perfect=sum(1 for g in finished if g.result.get("perfect")),
+        recent=list(finished.select_related("daily_attempt__puzzle")[:10]),
+    )

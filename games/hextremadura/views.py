@@ -1,0 +1,64 @@
+"""Hextremadura pages: the solo home, casual games, the daily puzzle and its leaderboard."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games.errors import GameError, GameNotActive, GameNotFound
+from games.hextremadura import selectors, services
+from games.views import error_response
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    puzzle = selectors.puzzle_of(services.today())  # made by the first player to start it
+    context = {
+        "today": services.today(),
+        "puzzle": puzzle,
+        "attempt": selectors.daily_attempt(request.user, puzzle),
+        "leaderboard": selectors.leaderboard(puzzle, limit=10),
+        "stats": selectors.solo_stats(request.user),
+    }
+    return render(request, "hextremadura/home.html", context)
+
+
+@login_required
+@require_POST
+def new_casual_game(request: HttpRequest) -> HttpResponse:
+    game = services.start_casual_game(user=request.user)
+    return redirect("game_detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def start_daily(request: HttpRequest) -> HttpResponse:
+    try:
+        game = services.start_daily_game(user=request.user)
+    except GameNotActive as error:
+        attempt = selectors.daily_attempt(request.user, selectors.puzzle_of(services.today()))
+        if attempt is None:
+            return error_response(request, error)
+        messages.info(request, error.message)
+        return redirect("game_detail", game_id=attempt.pk)
+    return redirect("game_detail", game_id=game.pk)
+
+
+@login_required
+@require_GET
+def daily_leaderboard(request: HttpRequest, date: str) -> HttpResponse:
+    try:
+        day = dt.date.fromisoformat(date)
+    except ValueError:
+        return error_response(request, GameError("That is not a date (use YYYY-MM-DD)."))
+    puzzle = selectors.puzzle_of(day)
+    if puzzle is None:
+        return error_response(request, GameNotFound("There was no puzzle that day."))
+    return render(request, "hextremadura/leaderboard.html",
+                  {"puzzle": puzzle, "rows": selectors.leaderboard(puzzle),
+                   "attempt": selectors.daily_attempt(request.user, puzzle)})

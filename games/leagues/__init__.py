@@ -1,0 +1,1 @@
+"""Leagues: Hextension seasons run by organisers (its own app: models, services, standings)."""

@@ -1,0 +1,25 @@
+"""Use cases of the game platform: the only code that writes games, seats and events.
+
+- ``lifecycle``: opening, joining and starting games;
+- ``moves``: the one write path (``append_events``) and everything that goes through it:
+  players' moves, undo, AI moves, timeouts;
+- ``clocks``: deadlines per turn and phase, pausing and resuming them;
+- ``after_game``: reminders, progress e-mails and what follows the end of a game;
+- ``ratings``, ``notifications``: site-wide ratings and e-mail.
+
+Row locks are always taken in one order: League, then Game (by id), then Seat
+(docs/architecture.md, "Locks").
+"""
+from games.services.after_game import game_finished, notify_progress, send_due_reminders
+from games.services.clocks import is_correspondence, pause_clock, resume_clock, set_clock
+from games.services.lifecycle import create_game, join_game, start_game
+from games.services.moves import (
+    Applied, Progress, apply_timeouts, lock_game, play_ai_move, schedule_ai_moves, submit_move, sweep_deadlines,
+    undo_last_move,
+)
+
+__all__ = [
+    "Applied", "Progress", "apply_timeouts", "create_game", "game_finished", "is_correspondence", "join_game",
+    "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resume_clock", "schedule_ai_moves",
+    "send_due_reminders", "set_clock", "start_game", "submit_move", "sweep_deadlines", "undo_last_move",
+]

@@ -1,0 +1,279 @@
+"""The one write path of moves, and everything that goes through it.
+
+``append_events`` is the only code that appends events: lock the game row, rebuild the state,
+let the engine check and apply, append the events with consecutive ``seq``, bump ``version``,
+refresh the clock; after commit, cache the new state, announce the version and schedule what
+comes next (AI moves, a short turn timer, the end-of-game follow-ups).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import jobs, realtime, state_store
+from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
+from games.models import Game, MoveEvent
+from games.protocol import Engine, IllegalMove
+from games.services.clocks import is_correspondence, is_short, refresh_turn
+from games.sites import get_engine
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What one write did, for what follows it (notifications, the next league game)."""
+
+    turn_changed: bool
+    timed_out: tuple[int, ...] = ()
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The outcome of a write: the game row as committed and the state it now has."""
+
+    game: Game
+    state: Any
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: int | None = None) -> Applied:
+    """A player's move. Refusals raise a GameError (404, 403, 409 or 400) and write nothing."""
+    if not isinstance(move, dict):
+        raise BadMove("A move must be a JSON object with a type.")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat_index = _users_seat(game, user, seat)
+        _check_active(game)
+        engine = get_engine(game.kind)
+        if not _is_current(game, engine, expected_version):
+            raise StaleVersion()
+        state = state_store.load(game)
+        if seat_index not in engine.actors(state):
+            raise BadMove("It is not your turn.")
+        state = append_events(game, engine, state, [(seat_index, MoveEvent.Kind.MOVE, move)], user=user)
+    return Applied(game, state)
+
+
+def undo_last_move(*, game_id: int, user, expected_version: int) -> Applied:
+    """Take back the player's latest move, as an event (nothing is deleted). Games whose config
+    allows it only (casual solo games)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _users_seat(game, user, None)
+        _check_active(game)
+        if not game.config.get("undo", False):
+            raise BadMove("Undo is not allowed in this game.")
+        if expected_version != game.version:
+            raise StaleVersion()
+        engine = get_engine(game.kind)
+        state = append_events(game, engine, state_store.load(game), [(seat, MoveEvent.Kind.UNDO, {})], user=user)
+    return Applied(game, state)
+
+
+def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
+    """Let the AI in ``seat`` move, if the game is still where the task saw it (for engines
+    with simultaneous rounds: still in that round, and the seat still awaited)."""
+    game = Game.objects.filter(pk=game_id).first()
+    engine = get_engine(game.kind) if game else None
+    if game is None or not _ai_may_move(game, engine, expected_version, seat):
+        return False
+    seat_row = game.seats.filter(index=seat).first()
+    if seat_row is None or not seat_row.is_ai:
+        return False
+    # Think outside the transaction: the bot sees only its seat's view, and no lock is held.
+    move = engine.choose_move(engine.view(state_store.load(game), seat), seat_row.ai_level)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not _ai_may_move(game, engine, expected_version, seat):
+            return False
+        append_events(game, engine, state_store.load(game), [(seat, MoveEvent.Kind.AI, move)])
+    return True
+
+
+def _ai_may_move(game: Game, engine: Engine, expected_version: int, seat: int) -> bool:
+    return game.status == Game.Status.ACTIVE and seat in game.awaiting and _is_current(game, engine, expected_version)
+
+
+def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: datetime | None = None) -> int:
+    """Time out every seat the game waits for once its deadline has passed.
+
+    Exactly once per turn: the row lock serialises sweepers and timers, and the deadline is
+    re-read under the lock, so a second sweeper (late, repeated or concurrent) finds it moved.
+    Returns the number of timeout events written.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            game = lock_game(game_id)
+        except GameNotFound:
+            return 0
+        if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
+            return 0
+        if expected_version is not None and game.version != expected_version:
+            return 0
+        engine = get_engine(game.kind)
+        events = [(seat, MoveEvent.Kind.TIMEOUT, None) for seat in game.awaiting]
+        if not events:
+            return 0
+        version_before = game.version
+        append_events(game, engine, state_store.load(game), events, stop_when_turn_changes=True, now=now)
+        return game.version - version_before
+
+
+def _each_game(game_ids, action, what: str) -> int:
+    """Run ``action`` per game; one game that fails is logged and does not stop the others."""
+    done = 0
+    for game_id in list(game_ids):
+        try:
+            done += action(game_id)
+        except Exception:
+            logger.exception("%s failed for game %s", what, game_id)
+    return done
+
+
+def sweep_deadlines(now: datetime | None = None) -> int:
+    """Apply timeouts to every active game whose deadline has passed; returns events written."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now).values_list("pk", flat=True)
+    return _each_game(due, lambda game_id: apply_timeouts(game_id=game_id, now=now), "timeouts")
+
+
+# --- the one write path ---------------------------------------------------------------------
+
+
+def append_events(
+    game: Game,
+    engine: Engine,
+    state: Any,
+    events: Iterable[tuple[int | None, str, dict | None]],
+    *,
+    user=None,
+    stop_when_turn_changes: bool = False,
+    now: datetime | None = None,
+) -> Any:
+    """Apply and append events to a game locked by the caller, inside its transaction.
+
+    What is stored is what happened: a timeout's payload is the decision the engine made for
+    it (``resolve_timeout``), so replay never runs a bot; an undo rebuilds the position
+    without the latest effective move."""
+    turn_before = engine.turn_key(state)
+    rows: list[MoveEvent] = []
+    for seat, kind, payload in events:
+        if stop_when_turn_changes and rows and engine.turn_key(state) != turn_before:
+            break
+        if kind == MoveEvent.Kind.TIMEOUT and payload is None:
+            payload = engine.resolve_timeout(state, seat)
+        try:
+            if kind == MoveEvent.Kind.UNDO:
+                state = state_store.state_before_last_move(game, pending=rows)
+            else:
+                state = state_store.apply_event(engine, state, seat, kind, payload)
+        except IllegalMove as exc:
+            raise BadMove(str(exc)) from exc
+        rows.append(MoveEvent(game=game, seq=game.version + len(rows) + 1, seat=seat, kind=kind,
+                              payload=payload or {}, created_by=user))
+    state_store.check_storable(game, engine, state, {row.seat for row in rows})
+    MoveEvent.objects.bulk_create(rows)
+    game.version += len(rows)
+    turn_changed = engine.turn_key(state) != turn_before
+    finished = engine.is_over(state)
+    if finished:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.result = engine.result(state)
+        game.deadline_at = game.remind_at = None
+        game.awaiting = []
+    else:
+        # After timeouts the clock restarts even if the engine kept the turn, or it would be due again at once.
+        refresh_turn(game, engine, state, turn_changed=turn_changed, restart=stop_when_turn_changes, now=now)
+    game.save(update_fields=["version", "turn_started_version", "status", "finished_at", "result", "deadline_at",
+                             "remind_at", "awaiting", "clock"])
+    timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
+    progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
+    transaction.on_commit(lambda: after_commit(game, engine, state, progress))
+    return state
+
+
+def _is_current(game: Game, engine: Engine, expected_version: Any) -> bool:
+    """Was the client's view made at the current version? In engines where every seat acts at
+    once (``SIMULTANEOUS_TURNS``), a view from earlier in the same round is current enough:
+    other seats' submissions change nothing a seat decides on."""
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        return False
+    if expected_version == game.version:
+        return True
+    return engine.SIMULTANEOUS_TURNS and game.turn_started_version <= expected_version <= game.version
+
+
+def schedule_ai_moves(game_id: int) -> None:
+    """Ask the AI seats the game is waiting for to move (a seat handed to the AI, a resume, a
+    sweep for one that was missed)."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is not None:
+        ask_ai_seats(game)
+
+
+def ask_ai_seats(game: Game) -> None:
+    for seat in sorted(set(game.awaiting) & game.ai_seat_indexes()):
+        jobs.enqueue("games.tasks.play_ai_move", game.pk, game.version, seat, countdown=settings.GAME_AI_DELAY_SECONDS)
+
+
+def after_commit(game: Game, engine: Engine, state: Any, progress: Progress) -> None:
+    """What follows a committed write: the cache, the announcement, the next steps."""
+    state_store.remember(game, game.version, state)
+    realtime.announce_version(game.pk, game.version)
+    if progress.finished:
+        jobs.enqueue("games.tasks.game_finished", game.pk)
+    elif is_correspondence(game) and (progress.turn_changed or progress.timed_out):
+        jobs.enqueue("games.tasks.notify_progress", game.pk, game.version, progress.turn_changed, list(progress.timed_out))
+    if game.status != Game.Status.ACTIVE:
+        return
+    # In simultaneous rounds an AI seat is asked once per round; otherwise after every move.
+    if progress.turn_changed or not engine.SIMULTANEOUS_TURNS:
+        ask_ai_seats(game)
+    if is_short(game):
+        jobs.enqueue("games.tasks.apply_timeouts", game.pk, game.version, eta=game.deadline_at)
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound("There is no such game.") from None
+
+
+def _users_seat(game: Game, user, seat: int | None) -> int:
+    if user is None or not user.is_authenticated:
+        raise NotYourSeat("Log in to play.")
+    rows = list(game.seats.values_list("index", "user_id", "ai_level"))
+    game._ai_seat_indexes = {index for index, _, ai_level in rows if ai_level}  # one query serves both
+    mine = [index for index, user_id, _ in rows if user_id == user.pk]
+    if not mine:
+        raise NotYourSeat("You are not playing in this game.")
+    if seat is None:
+        return mine[0]
+    if seat not in mine:
+        raise NotYourSeat("That seat is not yours.")
+    return seat
+
+
+def _check_active(game: Game) -> None:
+    if game.status == Game.Status.OPEN:
+        raise GameNotActive("This game has not started yet.")
+    if game.status == Game.Status.PAUSED:
+        raise GameNotActive("This game is paused by its organiser; moves are accepted again when it resumes.")
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive("This game is over.")

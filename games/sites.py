@@ -1,0 +1,101 @@
+"""The registry of games on the site: kind -> GameSite.
+
+A game is one folder ``games/<game>/``: a Django app whose ``apps.py`` is a ``GameAppConfig``
+naming its ``site`` (a ``GameSite`` in ``games/<game>/site.py``). Adding a game is that folder
+and one line in ``INSTALLED_APPS``; no platform module names a game. What differs per game is
+asked of its GameSite, whose fields below have the platform's defaults.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable
+
+from django.apps import AppConfig, apps
+from django.utils.module_loading import import_string
+
+from games.protocol import Engine, load_engine
+
+if TYPE_CHECKING:
+    from django.http import QueryDict
+
+    from games.models import Game
+
+
+@dataclass(frozen=True, eq=False)
+class GameSite:
+    """What the platform needs to know of one game."""
+
+    kind: str
+    engine_path: str  # dotted path of the engine package
+    # The page: the template that draws the board (from the context of selectors.board_context).
+    board_template: str = "games/generic_board.html"
+    # A submitted form -> a move dict (the JSON ``move`` field always works too).
+    parse_form: Callable[["QueryDict"], dict] | None = None
+    # Finished games change players' site-wide ratings.
+    rated: bool = False
+    # Steps after a game ends (each given the game); e.g. hindsight figures.
+    after_game: tuple[Callable[["Game"], Any], ...] = ()
+    # "Round 3 of 10": the label of a new turn in e-mails, from a spectator's view.
+    turn_label: Callable[[dict], str] | None = None
+    # May this user watch this game? None: the platform's rule (public, or a player).
+    can_watch: Callable[["Game", Any], bool | None] | None = None
+    # A suggestion for the player's move from their view, or None when the game has no hints.
+    hint: Callable[["Game", int], dict] | None = None
+    hint_template: str = ""
+    # URLs of the game's own pages, mounted under /games/<kind>/, and its lobby's URL name.
+    urls: str | None = None
+    lobby_url_name: str | None = None
+    # A check that a view can be drawn (raises if not); run on the write path before commit.
+    check_view: Callable[[dict], Any] | None = None
+    # Profile sections: (template, callable(user) -> context) shown on player pages.
+    profile_sections: tuple[tuple[str, Callable[[Any], dict]], ...] = field(default_factory=tuple)
+
+    @cached_property
+    def engine(self) -> Engine:
+        return load_engine(self.engine_path)
+
+    @property
+    def title(self) -> str:
+        return self.engine.TITLE
+
+    def label_for_turn(self, view: dict) -> str:
+        return self.turn_label(view) if self.turn_label else "A new turn"
+
+
+class GameAppConfig(AppConfig):
+    """The app config of a game's folder: registers its site when Django is ready."""
+
+    site_path: str = ""  # dotted path of the GameSite instance
+
+    def ready(self) -> None:
+        register(import_string(self.site_path))
+
+
+_SITES: dict[str, GameSite] = {}
+_EXTRA: dict[str, GameSite] = {}
+
+
+def register(site: GameSite, *, offered: bool = True) -> None:
+    """Make a game known; ``offered=False`` for engines that only tests use."""
+    (_SITES if offered else _EXTRA)[site.kind] = site
+
+
+def get_site(kind: str) -> GameSite:
+    """The site of ``kind``; KeyError when unknown."""
+    apps.check_apps_ready()
+    return _SITES.get(kind) or _EXTRA[kind]
+
+
+def get_engine(kind: str) -> Engine:
+    return get_site(kind).engine
+
+
+def offered_sites() -> list[GameSite]:
+    """The games offered on the site, in INSTALLED_APPS order."""
+    apps.check_apps_ready()
+    return list(_SITES.values())
+
+
+def site_kinds() -> list[str]:
+    return [site.kind for site in offered_sites()]

@@ -24,6 +24,12 @@ def sweep_deadlines() -> int:
     return services.sweep_deadlines()
 
 
+@shared_task(name="games.tasks.sweep_owed_ai_moves")
+def sweep_owed_ai_moves() -> int:
+    """Run by beat: AI seats a game has waited for too long are asked again."""
+    return services.sweep_owed_ai_moves()
+
+
 @shared_task(name="games.tasks.send_reminders")
 def send_reminders() -> int:
     return services.send_due_reminders()

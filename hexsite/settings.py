@@ -125,6 +125,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": timedelta(seconds=int(os.environ.get("DEADLINE_SWEEP_SECONDS", "15"))),
     },
+    "sweep-owed-ai-moves": {"task": "games.tasks.sweep_owed_ai_moves", "schedule": timedelta(seconds=30)},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
     "start-due-leagues": {"task": "games.tasks.start_due_leagues", "schedule": timedelta(minutes=1)},
     "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},

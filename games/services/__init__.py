@@ -10,6 +10,7 @@
 Row locks are always taken in one order: League, then Game (by id), then Seat
 (docs/architecture.md, "Locks").
 """
+from games.services.ai_sweep import sweep_owed_ai_moves
 from games.services.after_game import game_finished, notify_progress, send_due_reminders
 from games.services.clocks import is_correspondence, pause_clock, resume_clock, set_clock
 from games.services.lifecycle import create_game, join_game, start_game
@@ -21,5 +22,5 @@ from games.services.moves import (
 __all__ = [
     "Applied", "Progress", "apply_timeouts", "create_game", "game_finished", "is_correspondence", "join_game",
     "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resume_clock", "schedule_ai_moves",
-    "send_due_reminders", "set_clock", "start_game", "submit_move", "sweep_deadlines", "undo_last_move",
+    "send_due_reminders", "set_clock", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "undo_last_move",
 ]

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 
+from accounts import services
 from accounts.forms import ProfileForm
 from accounts.models import User
 from games import selectors
@@ -11,7 +12,7 @@ from games import selectors
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        services.update_profile(request.user, **form.cleaned_data)
         messages.success(request, "Your profile has been saved.")
         return redirect("profile")
     context = {"form": form, "player": request.user, **_player_sections(request.user)}

@@ -1,5 +1,5 @@
 """Hextension on the site: what the platform asks of this game."""
-from games.hextension import analysis, forms
+from games.hextension import forms, services
 from games.sites import GameSite
 
 
@@ -13,7 +13,7 @@ SITE = GameSite(
     board_template="hextension/board.html",
     parse_form=forms.parse_placement,
     rated=True,
-    after_game=(analysis.analyse_game,),
+    after_game=(services.analyse_game,),
     turn_label=round_label,
     urls="games.hextension.urls",
     lobby_url_name="hextension_lobby",

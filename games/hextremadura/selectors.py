@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from games import state_store
 from games.errors import BadMove, GameNotActive
 from games.hextremadura import engine
+from games.hextremadura.engine import ai
 from games.hextremadura.models import DailyAttempt, DailyPuzzle
 from games.models import Game
 from games.ranking import competition_ranks
@@ -45,8 +46,6 @@ def hint(game: Game, seat: int) -> dict:
         raise BadMove("There are no hints in the daily puzzle.")
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive("This game is over.")
-    from games.hextremadura.engine import ai
-
     return ai.hint(engine.view(state_store.load(game), seat))
 
 

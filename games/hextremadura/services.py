@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games import jobs, services
 from games.errors import GameNotActive
-from games.hextremadura.engine import KIND
+from games.hextremadura.engine import KIND, ai
 from games.hextremadura.models import DailyAttempt, DailyPuzzle
 from games.models import Game
 
@@ -52,8 +52,6 @@ def start_daily_game(*, user, day: dt.date | None = None) -> Game:
 
 def compute_par(puzzle_id: int) -> int | None:
     """The solver's score on the puzzle's shuffle, stored once."""
-    from games.hextremadura.engine import ai
-
     puzzle = DailyPuzzle.objects.filter(pk=puzzle_id, par__isnull=True).first()
     if puzzle is None:
         return None

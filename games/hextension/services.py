@@ -1,5 +1,5 @@
-"""After a Hextension game: what the strong AI would have scored with the same draw, and the
-best score any placement of those tiles could reach (shown beside each player's score)."""
+"""Hextension's writes: after a game, what the strong AI would have scored with the same draw,
+and the best score any placement of those tiles could reach (shown beside each player's score)."""
 from __future__ import annotations
 
 from games import state_store

@@ -60,6 +60,8 @@ class Game(models.Model):
     analysis = models.JSONField(null=True, blank=True)
     # The running clock's key and an interrupted clock's time (games.services.clocks).
     clock = models.JSONField(default=dict, blank=True)
+    # Counts changes that are not moves (seats taken or freed, settings): open pages refresh.
+    revision = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -77,7 +79,12 @@ class Game(models.Model):
         """Changes whenever what a board shows may change: a move, the status, the clock,
         the hindsight figures. Sockets compare it to know when to send a fresh board."""
         deadline = int(self.deadline_at.timestamp()) if self.deadline_at else 0
-        return f"{self.version}.{self.status}.{deadline}.{int(bool(self.analysis))}"
+        return f"{self.version}.{self.status}.{deadline}.{int(bool(self.analysis))}.{self.revision}"
+
+    def touch(self) -> None:
+        """Record a change that is not a move (a seat, a setting) on a locked game."""
+        self.revision += 1
+        Game.objects.filter(pk=self.pk).update(revision=models.F("revision") + 1)
 
     def ai_seat_indexes(self) -> set[int]:
         """Seats played by an AI; asked once per game object."""

@@ -58,7 +58,20 @@ class BoardContext:
             "seats": self.seats,
             "analysis": self.game.analysis,
             "board_template": get_site(self.game.kind).board_template,
+            **(open_game_context(self.game) if self.game.status == Game.Status.OPEN else {}),
         }
+
+
+def open_game_context(game: Game) -> dict:
+    """What the page of a game not yet started shows: its seats and, for its host, the tools."""
+    site = get_site(game.kind)
+    form_class = site.settings_form
+    settings_form = None
+    if form_class is not None:
+        initial = form_class.initial_from(game.config) if hasattr(form_class, "initial_from") else {}
+        settings_form = form_class(initial=initial)
+    return {"ai_levels": site.engine.ai_levels(), "settings_form": settings_form,
+            "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level)}
 
 
 def board_context(game: Game, user) -> BoardContext:

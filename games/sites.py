@@ -46,6 +46,11 @@ class GameSite:
     # URLs of the game's own pages, mounted under /games/<kind>/, and its lobby's URL name.
     urls: str | None = None
     lobby_url_name: str | None = None
+    # The config a game starts with, from its settings and its seats in order (e.g. names).
+    config_at_start: Callable[[dict, list], dict] | None = None
+    # A form class for the settings the host may change before the start (its cleaned_data
+    # is turned into a config by the form's ``config()`` method), and the panel showing them.
+    settings_form: type | None = None
     # A check that a view can be drawn (raises if not); run on the write path before commit.
     check_view: Callable[[dict], Any] | None = None
     # Profile sections: (template, callable(user) -> context) shown on player pages.

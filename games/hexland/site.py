@@ -1,8 +1,13 @@
-"""Hexland on the site: what the platform asks of this game (its rooms come with their own
-pages; until then games are created by services and shown on the generic board)."""
+"""Hexland on the site: what the platform asks of this game."""
+from games.hexland import forms, services
 from games.sites import GameSite
 
 SITE = GameSite(
     kind="hexland",
     engine_path="games.hexland.engine",
+    rated=True,
+    urls="games.hexland.urls",
+    lobby_url_name="hexland_lobby",
+    config_at_start=services.config_at_start,
+    settings_form=forms.SettingsForm,
 )

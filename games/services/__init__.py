@@ -13,14 +13,16 @@ Row locks are always taken in one order: League, then Game (by id), then Seat
 from games.services.ai_sweep import sweep_owed_ai_moves
 from games.services.after_game import game_finished, notify_progress, send_due_reminders
 from games.services.clocks import is_correspondence, pause_clock, resume_clock, set_clock
-from games.services.lifecycle import create_game, join_game, start_game
+from games.services.lifecycle import (
+    cancel_game, create_game, join_game, leave_game, set_seat, start_game, update_settings,
+)
 from games.services.moves import (
     Applied, Progress, apply_timeouts, lock_game, play_ai_move, schedule_ai_moves, submit_move, sweep_deadlines,
     undo_last_move,
 )
 
 __all__ = [
-    "Applied", "Progress", "apply_timeouts", "create_game", "game_finished", "is_correspondence", "join_game",
+    "Applied", "Progress", "apply_timeouts", "cancel_game", "create_game", "game_finished", "is_correspondence", "join_game", "leave_game",
     "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resume_clock", "schedule_ai_moves",
-    "send_due_reminders", "set_clock", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "undo_last_move",
+    "send_due_reminders", "set_clock", "set_seat", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "undo_last_move", "update_settings",
 ]

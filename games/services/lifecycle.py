@@ -4,12 +4,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games import realtime
 from games.errors import BadMove, GameNotActive, NotYourSeat
 from games.models import Game, Seat
 from games.protocol import Engine, IllegalMove
 from games.services.clocks import refresh_turn
 from games.services.moves import Progress, after_commit, lock_game
-from games.sites import get_engine
+from games.sites import get_engine, get_site
 
 
 @transaction.atomic
@@ -62,6 +63,7 @@ def _take_free_seat(game: Game, user) -> Seat:
         raise GameNotActive("This game is full.")
     seat.user = user
     seat.save(update_fields=["user"])
+    game.touch()
     return seat
 
 
@@ -80,25 +82,37 @@ def join_game(*, game_id: int, user) -> Seat:
     return seat
 
 
-def start_game(*, game_id: int, by_user=None) -> Game:
-    """Start an open game. Its creator may start it before it is full: the empty seats are
-    dropped when the engine allows that many players; it starts by itself once full."""
+def start_game(*, game_id: int, by_user=None, fill_with_ai: str = "") -> Game:
+    """Start an open game. It starts by itself once full; its creator may start it earlier:
+    the empty seats then go to an AI of level ``fill_with_ai``, or are dropped when that is
+    empty and the engine allows that many players."""
     with transaction.atomic():
         game = lock_game(game_id)
         if by_user is not None and game.created_by_id != by_user.pk:
             raise NotYourSeat("Only the player who opened this game can start it.")
         if game.status != Game.Status.OPEN:
             raise GameNotActive("This game has already started.")
-        if game.seats.filter(user__isnull=True, ai_level="").exists():
+        empty = game.seats.filter(user__isnull=True, ai_level="")
+        if empty.exists():
             if by_user is None:
                 raise GameNotActive("Every seat must be taken (by a player or an AI) before the game starts.")
-            _drop_empty_seats(game, get_engine(game.kind))
+            engine = get_engine(game.kind)
+            if fill_with_ai:
+                if fill_with_ai not in engine.ai_levels():
+                    raise BadMove(f"Choose an AI level among {', '.join(engine.ai_levels())}.")
+                empty.update(ai_level=fill_with_ai)
+            else:
+                _drop_empty_seats(game, engine)
         _start_locked(game)
     return game
 
 
 def _start_locked(game: Game) -> None:
-    engine = get_engine(game.kind)
+    site = get_site(game.kind)
+    engine = site.engine
+    if site.config_at_start is not None:
+        seats = list(game.seats.select_related("user").order_by("index"))
+        game.config = site.config_at_start(game.config, seats)
     state = engine.new_state(game.config, game.seed)
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
@@ -122,3 +136,93 @@ def _drop_empty_seats(game: Game, engine: Engine) -> None:
     for new_index, seat in enumerate(taken):
         Seat.objects.filter(pk=seat.pk).update(index=new_index)
     game.config = config
+
+
+# --- before the start: the host's seat and settings tools -------------------------------------
+
+
+def _hosted(game_id: int, by_user) -> Game:
+    game = lock_game(game_id)
+    if by_user is None or game.created_by_id != by_user.pk:
+        raise NotYourSeat("Only the player who opened this game can change it.")
+    if game.status != Game.Status.OPEN:
+        raise GameNotActive("This game has already started; its seats and settings are fixed.")
+    return game
+
+
+def set_seat(*, game_id: int, by_user, index: int, ai_level: str = "") -> Seat:
+    """The host opens a seat (``ai_level`` empty: anyone may take it) or gives it to an AI;
+    a player seated there is removed (not the host's own seat)."""
+    with transaction.atomic():
+        game = _hosted(game_id, by_user)
+        seat = game.seats.select_for_update().filter(index=index).first()
+        if seat is None:
+            raise BadMove("There is no such seat.")
+        if seat.user_id == by_user.pk:
+            raise BadMove("You cannot remove yourself; cancel the game instead.")
+        levels = get_engine(game.kind).ai_levels()
+        if ai_level and ai_level not in levels:
+            raise BadMove(f"Choose an AI level among {', '.join(levels)}.")
+        seat.user, seat.ai_level = None, ai_level
+        seat.save(update_fields=["user", "ai_level"])
+        game.touch()
+        transaction.on_commit(lambda: _announce(game))
+    return seat
+
+
+def update_settings(*, game_id: int, by_user, config: dict, turn_seconds: int | None = None,
+                    visibility: str | None = None, title: str | None = None) -> Game:
+    """The host changes the settings before the start. A new number of players adds open
+    seats or drops the empty ones at the end; it cannot drop a seated player."""
+    with transaction.atomic():
+        game = _hosted(game_id, by_user)
+        engine = get_engine(game.kind)
+        try:
+            count = engine.seat_count(config)
+            engine.new_state(config, 0)
+        except (ValueError, TypeError, IllegalMove) as exc:
+            raise BadMove(f"These game settings cannot be used: {exc}") from exc
+        seats = list(game.seats.select_for_update().order_by("index"))
+        if any(seat.user_id or seat.ai_level for seat in seats[count:]):
+            raise BadMove("Free the seats at the end first: a player or an AI sits there.")
+        Seat.objects.filter(game=game, index__gte=count).delete()
+        Seat.objects.bulk_create(Seat(game=game, index=i) for i in range(len(seats), count))
+        game.config = config
+        if turn_seconds is not None:
+            game.turn_seconds = turn_seconds
+        if visibility is not None:
+            game.visibility = visibility
+        if title is not None:
+            game.title = title
+        game.revision += 1
+        game.save(update_fields=["config", "turn_seconds", "visibility", "title", "revision"])
+        transaction.on_commit(lambda: _announce(game))
+    return game
+
+
+def leave_game(*, game_id: int, user) -> None:
+    """A player leaves a game that has not started (the host cancels it instead)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameNotActive("This game has already started.")
+        if game.created_by_id == user.pk:
+            raise BadMove("You opened this game: cancel it instead of leaving.")
+        if not Seat.objects.filter(game=game, user=user).update(user=None):
+            raise NotYourSeat("You are not seated in this game.")
+        game.touch()
+        transaction.on_commit(lambda: _announce(game))
+
+
+def cancel_game(*, game_id: int, by_user) -> Game:
+    """The host calls off a game that has not started."""
+    with transaction.atomic():
+        game = _hosted(game_id, by_user)
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+        transaction.on_commit(lambda: _announce(game))
+    return game
+
+
+def _announce(game: Game) -> None:
+    realtime.announce_version(game.pk, game.version)

@@ -1,0 +1,87 @@
+"""Hexland rooms before the start: the lobby, creating a room, the host's seat and settings
+tools, joining, leaving, starting with the AI filling what is left."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+ROOM = {"title": "Friday island", "visibility": "public", "players": 4, "seat_2": "open", "seat_3": "hard",
+        "seat_4": "open", "timers": "fast", "vp_to_win": 8, "board": "beginner", "discard_limit": 7}
+
+
+def test_a_room_from_the_lobby_to_the_start(client, make_user):
+    host, guest, other = make_user("host"), make_user("guest"), make_user("other")
+    client.force_login(host)
+    assert "No public room" in client.get(reverse("hexland_lobby")).content.decode()
+    response = client.post(reverse("hexland_new"), ROOM)
+    room = Game.objects.get(kind="hexland")
+    assert response.status_code == 302 and response["Location"] == reverse("game_detail", args=[room.pk])
+    assert room.status == "open" and room.turn_seconds == 60
+    assert room.config == {"players": 4, "timers": "fast", "vp_to_win": 8, "discard_limit": 7, "layout": "fixed",
+                           "board_seed": 0}
+    assert list(room.seats.values_list("index", "user", "ai_level")) == [
+        (0, host.pk, ""), (1, None, ""), (2, None, "hard"), (3, None, "")]
+    lobby = client.get(reverse("hexland_lobby")).content.decode()
+    assert "Friday island" in lobby and "2 of 4" in lobby
+
+    client.force_login(guest)
+    client.post(reverse("game_join", args=[room.invite_token]))
+    page = client.get(reverse("game_detail", args=[room.pk])).content.decode()
+    assert "guest" in page and "Leave this game" in page and "Start the game" not in page
+    assert client.post(reverse("game_seat", args=[room.pk, 0])).status_code == 403  # not the host
+    assert client.post(reverse("game_start", args=[room.pk])).status_code == 403
+
+    client.force_login(host)
+    token = Game.objects.get(pk=room.pk).board_token
+    assert client.post(reverse("game_seat", args=[room.pk, 1])).status_code == 302  # the guest is removed
+    assert Game.objects.get(pk=room.pk).board_token != token  # open pages refresh
+    assert not Seat.objects.filter(game=room, user=guest).exists()
+    refused = client.post(reverse("game_settings", args=[room.pk]), {**ROOM, "players": 2})
+    assert refused.status_code == 400 and "Free the seats at the end first" in refused.content.decode()
+    client.post(reverse("game_seat", args=[room.pk, 2]))  # the AI seat opens again
+    assert client.post(reverse("game_settings", args=[room.pk]), {**ROOM, "players": 3, "timers": "slow"}).status_code == 302
+    room.refresh_from_db()
+    assert room.seats.count() == 3 and room.config["timers"] == "slow" and room.turn_seconds == 180
+    bad_level = client.post(reverse("game_seat", args=[room.pk, 1]), {"ai_level": "grandmaster"})
+    assert bad_level.status_code == 400 and "Choose an AI level" in bad_level.content.decode()
+
+    client.force_login(other)
+    client.post(reverse("game_join", args=[room.invite_token]))
+    client.force_login(host)
+    assert client.post(reverse("game_start", args=[room.pk]), {"fill_with_ai": "medium"}).status_code == 302
+    room.refresh_from_db()
+    assert room.status == "active"
+    assert [(s.user_id, s.ai_level) for s in room.seats.order_by("index")] == [(host.pk, ""), (other.pk, ""), (None, "medium")]
+    assert room.config["names"] == ["host", "other", "AI (medium)"]
+    assert room.deadline_at is not None and 85 < (room.deadline_at - room.started_at).total_seconds() <= 91  # slow setup: 90 s
+    page = client.get(reverse("game_detail", args=[room.pk])).content.decode()
+    assert "Start the game" not in page
+
+
+def test_a_room_of_ai_opponents_starts_at_once_and_bad_settings_are_refused(client, make_user):
+    client.force_login(make_user())
+    response = client.post(reverse("hexland_new"), {**ROOM, "players": 2, "seat_2": "easy"})
+    room = Game.objects.get(kind="hexland")
+    assert response.status_code == 302 and room.status == "active"
+    bad = client.post(reverse("hexland_new"), {**ROOM, "players": 7, "vp_to_win": 1})
+    assert bad.status_code == 400 and Game.objects.count() == 1
+
+
+def test_a_guest_may_leave_and_the_host_may_cancel(client, make_user):
+    host, guest = make_user(), make_user()
+    client.force_login(host)
+    client.post(reverse("hexland_new"), ROOM)
+    room = Game.objects.get(kind="hexland")
+    client.force_login(guest)
+    client.post(reverse("game_join", args=[room.invite_token]))
+    assert client.post(reverse("game_leave", args=[room.pk])).status_code == 302
+    assert not room.seats.filter(user=guest).exists()
+    assert client.post(reverse("game_cancel", args=[room.pk])).status_code == 403
+    client.force_login(host)
+    assert client.post(reverse("game_leave", args=[room.pk])).status_code == 400
+    assert client.post(reverse("game_cancel", args=[room.pk])).status_code == 302
+    assert Game.objects.get(pk=room.pk).status == "cancelled"

@@ -91,7 +91,27 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": dj_database_url.parse(env_required("DATABASE_URL"), conn_max_age=60)}
+# One psycopg connection pool per process. Under ASGI each request runs in a thread of its own,
+# so persistent per-thread connections (CONN_MAX_AGE) piled up past PostgreSQL's max_connections;
+# with the pool a request waits up to DATABASE_POOL_TIMEOUT seconds for a free connection.
+# DATABASE_POOL=0 restores those per-thread connections (for comparison, or behind PgBouncer).
+DATABASE_POOL = env_bool("DATABASE_POOL", True)
+DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_required("DATABASE_URL"),
+        conn_max_age=0 if DATABASE_POOL else 60,  # Django refuses a pool with persistent connections
+        # With the pool: check a connection when it is handed out, so one that the server closed
+        # (restart, pg_terminate_backend) is replaced instead of failing a request.
+        conn_health_checks=DATABASE_POOL,
+    )
+}
+if DATABASE_POOL:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
+        "max_size": DATABASE_POOL_MAX,
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
+    }
 REDIS_URL = env_required("REDIS_URL")
 
 CACHES = {

@@ -170,6 +170,19 @@ def test_a_second_launcher_shares_the_services_and_the_starter_stops_them_last(l
     assert "stopped" not in output(second) and "stopped" not in output(third)
 
 
+def test_launchers_started_together_start_each_service_once(launchers):
+    out = {name: launchers.tmp / f"{name}.json" for name in ("one", "two")}
+    stops = {name: launchers.tmp / f"{name}.stop" for name in out}
+    launchers.stop_files += stops.values()
+    started = {name: launchers.start(sys.executable, "-c", HOLD, str(out[name]), str(stops[name])) for name in out}
+    wait_for(lambda: all(path.exists() for path in out.values()), "both launchers to run their commands")
+    assert json.loads(out["one"].read_text()) == json.loads(out["two"].read_text())
+    logs = [output(launcher) for launcher in started.values()]
+    assert sum("embedded PostgreSQL started" in log for log in logs) == 1
+    assert sum("embedded Redis started" in log for log in logs) == 1
+    assert len(postgres_processes(launchers.var)) >= 1
+
+
 def test_services_left_by_a_killed_launcher_are_taken_over_and_stopped(launchers):
     first, urls, first_stop = launchers.hold("first")
     first.send_signal(signal.SIGKILL)

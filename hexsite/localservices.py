@@ -250,11 +250,12 @@ def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[str, bool]:
         return entry["url"], False
     if entry and answers(entry["url"]):
         # Its owner died without stopping it: this launcher takes it over.
+        say(f"took over the embedded {label} ({entry['url']}) that launcher pid {entry['owner']['pid']} "
+            "left running when it died")
         entry["owner"] = me
         entry["clients"] = [c for c in entry["clients"] if is_alive(c)]
         if name == "postgres":
             entry.update(start_postgres(var))  # attaches to the running server
-        say(f"took over the embedded {label} a stopped launcher left running ({entry['url']})")
         return entry["url"], True
     if name == "postgres":
         entry = start_postgres(var)

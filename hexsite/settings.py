@@ -42,6 +42,71 @@ CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS"
 # Daphne serves /static/ itself when this is on (local runs); put a web server in front otherwise.
 SERVE_STATIC = env_bool("SERVE_STATIC", True)
 
+# HTTPS in production (DEBUG=0); `manage.py check --deploy` passes with these.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_HTTPONLY = True
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# Off unless asked for: with `preload` in the header anyone may submit the domain (and all its
+# subdomains) to the browsers' HTTPS-only list, which is slow to undo. Hence W021 is silenced then.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Behind a TLS-terminating proxy, the header (e.g. X-Forwarded-Proto) by which it says the request
+# came over HTTPS. Set it only if the proxy always sets or overwrites that header: a client could
+# send it otherwise.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].strip().upper().replace("-", "_"), "https"
+    )
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"  # invitation links carry a token in their path
+X_FRAME_OPTIONS = "DENY"
+
+
+def websocket_sources(hosts: list[str]) -> list[str]:
+    """ws(s): sources for the allowed hosts: CSP3 browsers count them in 'self', older ones don't."""
+    sources = []
+    for host in hosts:
+        if host == "*" or host.startswith("["):  # CSP has no IPv6 literals
+            continue
+        names = [host[1:], "*" + host] if host.startswith(".") else [host]
+        for name in names:
+            sources.append(f"wss://{name}")
+            if DEBUG:  # local runs: plain ws on any port
+                sources.append(f"ws://{name}:*")
+    return sources
+
+
+# The <style> element htmx 2 adds for its request indicators, allowed by its hash (checked
+# against node_modules by tests/platform/test_deploy_settings.py).
+HTMX_INDICATOR_STYLE_HASH = "'sha256-faU7yAF8NxuMTNEwVmBz+VcYeIoBQ2EMHW3WaVxCvnk='"
+
+# Content-Security-Policy (django-csp): scripts only from our own files, never inline. Styles
+# from our own files and htmx's indicator style; inline style *attributes* are allowed
+# (style-src-attr) because a league page and the Hextremadura board's SVG still carry one each.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", HTMX_INDICATOR_STYLE_HASH],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],  # the empty data: favicon
+        "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS)],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Request bodies: the largest form is a league announcement, 4,000 characters: at most 48,000
+# bytes URL-encoded (4-byte UTF-8). Larger bodies are refused with 400. The admin's permission
+# and bulk-action lists have the most fields.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -53,6 +118,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "django_htmx",
+    "csp",
     "allauth",
     "allauth.account",
     "accounts",
@@ -66,6 +132,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -97,7 +164,27 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": dj_database_url.parse(env_required("DATABASE_URL"), conn_max_age=60)}
+# One psycopg connection pool per process. Under ASGI each request runs in a thread of its own,
+# so persistent per-thread connections (CONN_MAX_AGE) piled up past PostgreSQL's max_connections;
+# with the pool a request waits up to DATABASE_POOL_TIMEOUT seconds for a free connection.
+# DATABASE_POOL=0 restores those per-thread connections (for comparison, or behind PgBouncer).
+DATABASE_POOL = env_bool("DATABASE_POOL", True)
+DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_required("DATABASE_URL"),
+        conn_max_age=0 if DATABASE_POOL else 60,  # Django refuses a pool with persistent connections
+        # With the pool: check a connection when it is handed out, so one that the server closed
+        # (restart, pg_terminate_backend) is replaced instead of failing a request.
+        conn_health_checks=DATABASE_POOL,
+    )
+}
+if DATABASE_POOL:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
+        "max_size": DATABASE_POOL_MAX,
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
+    }
 REDIS_URL = env_required("REDIS_URL")
 
 CACHES = {

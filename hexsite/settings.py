@@ -84,14 +84,12 @@ def websocket_sources(hosts: list[str]) -> list[str]:
 HTMX_INDICATOR_STYLE_HASH = "'sha256-faU7yAF8NxuMTNEwVmBz+VcYeIoBQ2EMHW3WaVxCvnk='"
 
 # Content-Security-Policy (django-csp): scripts only from our own files, never inline. Styles
-# from our own files and htmx's indicator style; inline style *attributes* are allowed
-# (style-src-attr) because a league page and the Hextremadura board's SVG still carry one each.
+# from our own files and htmx's indicator style; no inline style attributes.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
         "style-src": ["'self'", HTMX_INDICATOR_STYLE_HASH],
-        "style-src-attr": ["'unsafe-inline'"],
         "img-src": ["'self'", "data:"],  # the empty data: favicon
         "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS)],
         "object-src": ["'none'"],

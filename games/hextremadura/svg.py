@@ -83,7 +83,7 @@ def pattern_defs() -> SafeString:
     copy per page keeps element ids unique)."""
     return mark_safe(
         '<svg class="hxt-defs" width="0" height="0" aria-hidden="true" focusable="false" '
-        'style="position:absolute"><defs>'
+        '><defs>'
         '<pattern id="hxt-pat-forest" width="10" height="10" patternUnits="userSpaceOnUse">'
         '<path d="M5 2 L8 8 L2 8 Z" fill="#ffffff" fill-opacity=".35"/></pattern>'
         '<pattern id="hxt-pat-water" width="12" height="8" patternUnits="userSpaceOnUse">'

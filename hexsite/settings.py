@@ -178,7 +178,7 @@ DATABASES = {
     )
 }
 if DATABASE_POOL:
-    DATABASES["default"]["OPTIONS"]["pool"] = {
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
         "max_size": DATABASE_POOL_MAX,
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),

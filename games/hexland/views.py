@@ -35,3 +35,8 @@ def new_room(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your room has started." if game.status == "active" else "Your room is open.")
         return redirect("game_detail", game_id=game.pk)
     return render(request, "hexland/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "hexland/rules.html")

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from django import forms
 
+from games.errors import BadMove
+from games.hexland.engine import MOVE_TYPES
 from games.hexland.engine.ai import AI_LEVELS
+from games.hexland.engine.board import RESOURCES
 from games.hexland.engine.state import TIMER_PRESETS
 from games.models import Game
 
@@ -63,3 +66,47 @@ class SettingsForm(forms.Form):
         return {"players": config.get("players", 4), "timers": config.get("timers", "normal"),
                 "vp_to_win": config.get("vp_to_win", 10), "board": board,
                 "discard_limit": config.get("discard_limit", 7)}
+
+
+# --- a move from a form (works without JavaScript; the board's clicks post the same fields) ---
+
+COUNTED = {"offer": ("give", "get"), "discard": ("cards",)}
+NUMBERED = ("node", "edge", "hex", "victim", "seat", "count")
+
+
+def _whole(data, key: str) -> int | None:
+    value = data.get(key, "")
+    if value in ("", None):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise BadMove(f"{key.replace('_', ' ')} must be a whole number.") from None
+
+
+def parse_move_form(data) -> dict:
+    """The move a Hexland action form asks for: its ``type`` and the fields that type takes
+    (cards as ``give_wood``, ``cards_ore``… counts; places as ``node``, ``edge``, ``hex``)."""
+    kind = data.get("type", "")
+    if kind not in MOVE_TYPES:
+        raise BadMove("Choose an action.")
+    move: dict = {"type": kind}
+    for group in COUNTED.get(kind, ()):
+        counts = {name: _whole(data, f"{group}_{name}") or 0 for name in RESOURCES}
+        move[group] = {name: count for name, count in counts.items() if count}
+    for key in NUMBERED:
+        number = _whole(data, key)
+        if number is not None:
+            move[key] = number
+    if kind == "move_robber" and "victim" not in move:
+        move["victim"] = None
+    if kind == "bank_trade":  # one "give:get" choice, or two fields
+        give, _, get = data.get("pair", "").partition(":")
+        move["give"], move["get"] = data.get("give", give), data.get("get", get)
+    if kind == "play_dev":
+        move["card"] = data.get("card", "")
+        if move["card"] == "monopoly":
+            move["resource"] = data.get("resource", "")
+        if move["card"] == "year_of_plenty":
+            move["resources"] = [data.get("resource_1", ""), data.get("resource_2", "")]
+    return move

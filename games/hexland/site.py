@@ -8,6 +8,7 @@ SITE = GameSite(
     rated=True,
     urls="games.hexland.urls",
     lobby_url_name="hexland_lobby",
+    parse_form=forms.parse_move_form,
     config_at_start=services.config_at_start,
     settings_form=forms.SettingsForm,
 )

@@ -1,0 +1,93 @@
+"""Hexland played through the site's forms: every move a player can make goes through the same
+HTTP endpoint as the action panel's forms, each player sees only their own cards."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import services, state_store
+from games.hexland import engine
+from games.hexland.engine.board import RESOURCES
+from games.hexland.forms import parse_move_form
+from games.hexland.templatetags.hexland_actions import hexland_actions
+from games.models import Game, MoveEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def as_form(move: dict) -> dict:
+    """The fields an action form posts for ``move`` (the inverse of parse_move_form)."""
+    fields = {"type": move["type"]}
+    for key, value in move.items():
+        if key in ("give", "get", "cards") and isinstance(value, dict):
+            fields.update({f"{key}_{name}": count for name, count in value.items()})
+        elif key == "resources":
+            fields["resource_1"], fields["resource_2"] = value
+        elif key != "type" and value is not None:
+            fields[key] = value
+    return fields
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "roll"}, {"type": "end_turn"}, {"type": "place_settlement", "node": 12}, {"type": "build_road", "edge": 3},
+    {"type": "move_robber", "hex": 4, "victim": None}, {"type": "move_robber", "hex": 4, "victim": 1},
+    {"type": "discard", "cards": {"wood": 2, "ore": 1}}, {"type": "offer", "give": {"sheep": 1}, "get": {"ore": 2}},
+    {"type": "bank_trade", "give": "wood", "get": "ore"}, {"type": "confirm", "seat": 1},
+    {"type": "play_dev", "card": "monopoly", "resource": "wheat"},
+    {"type": "play_dev", "card": "year_of_plenty", "resources": ["wood", "ore"]},
+    {"type": "play_dev", "card": "knight"}, {"type": "move_pair", "node": 5, "edge": 7},
+])
+def test_every_kind_of_move_survives_its_form(move):
+    from django.http import QueryDict
+
+    data = QueryDict(mutable=True)
+    data.update({k: str(v) for k, v in as_form(move).items()})
+    assert parse_move_form(data) == move
+
+
+def test_two_players_play_through_the_forms_and_never_see_each_others_cards(client, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed", "timers": "normal"},
+                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    rng, users = random.Random(7), {0: ana, 1: bo}
+    played = 0
+    for _ in range(160):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.awaiting[0]
+        view = engine.view(state_store.load(game), seat)
+        moves = [m for m in view["legal_moves"] if m["type"] != "offer"]
+        building = [m for m in moves if m["type"].startswith(("build", "place"))]
+        move = rng.choice(building or moves)
+        client.force_login(users[seat])
+        panel = hexland_actions(view)
+        assert panel["any"] and bool(panel["discard"]) == (move["type"] == "discard" or bool(view["discards"][seat]))
+        response = client.post(reverse("game_move", args=[game.pk]), {"version": game.version, **as_form(move)})
+        assert response.status_code == 302, response.content.decode()[:300]
+        played += 1
+    assert played > 40 and MoveEvent.objects.filter(game=game).count() == played
+    first = MoveEvent.objects.filter(game=game).order_by("seq").first()
+    assert first.kind == "move" and first.payload["type"] == "place_settlement"
+
+
+def test_a_move_out_of_turn_or_malformed_is_refused_and_writes_nothing(client, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"},
+                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    game.refresh_from_db()
+    waiting = {0: ana, 1: bo}[1 - game.awaiting[0]]
+    client.force_login(waiting)
+    response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "place_settlement", "node": 3})
+    assert response.status_code == 400 and "not your turn" in response.content.decode()
+    client.force_login({0: ana, 1: bo}[game.awaiting[0]])
+    for fields in ({"type": "teleport"}, {"type": "place_settlement", "node": "north"}, {"version": 0}):
+        response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, **fields})
+        assert response.status_code == 400
+    assert client.post(reverse("game_move", args=[game.pk]), {"version": 5, "type": "roll"}).status_code == 409
+    assert not MoveEvent.objects.filter(game=game).exists()
+    assert set(RESOURCES) == {"wood", "brick", "sheep", "wheat", "ore"}

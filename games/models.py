@@ -196,3 +196,22 @@ class PendingNotification(models.Model):
 
     class Meta:
         ordering = ["user", "created_at"]
+
+
+class ChatMessage(models.Model):
+    """A line of a game's chat: plain text, kept with the game; hiding keeps it for staff."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="+")
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "created_at"], name="chat_game_time_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.author} in {self.game}: {self.text[:40]}"

@@ -33,3 +33,9 @@ def _announcer_loop() -> asyncio.AbstractEventLoop:
 def announce_version(game_id: int, version: int) -> None:
     message = {"type": "game.version", "version": version}
     asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())
+
+
+def announce_chat(game_id: int, message_id: int) -> None:
+    """A chat message was posted or hidden: each socket sends its user the game's chat."""
+    message = {"type": "game.chat", "message_id": message_id}
+    asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())

@@ -7,7 +7,7 @@ from django.db.models import Prefetch
 
 from games import state_store
 from games.errors import GameNotFound, NotYourSeat
-from games.models import Game, Rating, RatingChange, Seat
+from games.models import ChatMessage, Game, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
 
 
@@ -149,3 +149,20 @@ def profile_sections(user) -> list[ProfileSection]:
         for site in offered_sites()
         for template, stats_for in site.profile_sections
     ]
+
+
+CHAT_SHOWN = 100
+
+
+def may_chat(game: Game, user) -> bool:
+    """Players write in a game's chat; spectators too when the game's config says so."""
+    if not (user and user.is_authenticated):
+        return False
+    return plays_in(game, user) or bool(game.config.get("spectator_chat"))
+
+
+def chat_context(game: Game, user) -> dict:
+    """The latest visible chat messages of a game (oldest first) and whether ``user`` may write."""
+    latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True).select_related("author")
+              .order_by("-created_at", "-pk")[:CHAT_SHOWN])
+    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user)}

@@ -1,7 +1,7 @@
 """The platform's pages, and each game's own pages under /games/<kind>/ (from its site)."""
 from django.urls import include, path
 
-from games import setup_views, views
+from games import chat_views, setup_views, views
 from games.sites import offered_sites
 
 urlpatterns = [
@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:game_id>/cancel/", setup_views.cancel, name="game_cancel"),
     path("<int:game_id>/undo/", views.game_undo, name="game_undo"),
     path("<int:game_id>/hint/", views.game_hint, name="game_hint"),
+    path("<int:game_id>/chat/", chat_views.game_chat, name="game_chat"),
     path("join/<str:token>/", views.game_join, name="game_join"),
     path("leagues/", include("games.leagues.urls")),
     *[path(f"{site.kind}/", include(site.urls)) for site in offered_sites() if site.urls],

@@ -324,10 +324,12 @@ def _node_target(geo: Geometry, target: Mapping) -> str:
         return ""
     x, y = geo.nodes[n]
     kind = escape(str((target.get("move") or {}).get("type")))
+    # an upgrade rings the settlement it upgrades, which stays visible inside
+    radius, opacity = (13, ".2") if kind == "build_city" else (8.5, ".75")
     return (f'<g class="hl-target hl-target-node" data-node="{n}" data-kind="{kind}"{_move_attrs(target)}>'
             f'<title>{escape(target.get("label") or "")}</title>'
-            f'<circle class="hl-target-mark" cx="{_fmt(x)}" cy="{_fmt(y)}" r="8.5" fill="#ffffff" '
-            f'fill-opacity=".75" stroke="{INK}" stroke-width="1.8" stroke-dasharray="3 2"/></g>')
+            f'<circle class="hl-target-mark" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{radius}" fill="#ffffff" '
+            f'fill-opacity="{opacity}" stroke="{INK}" stroke-width="1.8" stroke-dasharray="3 2"/></g>')
 
 
 def _edge_target(geo: Geometry, target: Mapping) -> str:

@@ -1,10 +1,20 @@
 """Hexland on the site: what the platform asks of this game."""
-from games.hexland import forms, services
+from games.hexland import forms, services, svg
+from games.hexland.templatetags.hexland_boards import hexland_panel
 from games.sites import GameSite
+
+
+def _check_board_draws(view: dict) -> None:
+    """A state is stored only if its board and panel can be drawn (with the seat's targets)."""
+    svg.board_svg(view, interactive=True)
+    hexland_panel(view)
+
 
 SITE = GameSite(
     kind="hexland",
     engine_path="games.hexland.engine",
+    board_template="hexland/board.html",
+    check_view=_check_board_draws,
     rated=True,
     urls="games.hexland.urls",
     lobby_url_name="hexland_lobby",

@@ -1,0 +1,179 @@
+"""Template tags for the Hexland game page: the board SVG and what the side panel derives from
+the seat's view (players, your cards, the phase in words, the dice, the log, your moves).
+
+Everything here reads the view only, so the page can hold nothing the seat may not see. Your
+own cards are drawn inside an element marked ``hl-private`` with ``data-owner`` = your seat,
+which lets tests check that no page carries another seat's cards.
+"""
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from games.hexland import svg
+
+register = template.Library()
+
+LOG_LINES = 8
+RESOURCE_TITLES = {"wood": "Wood", "brick": "Brick", "sheep": "Sheep", "wheat": "Wheat",
+                   "ore": "Ore"}
+DEV_TITLES = {"knight": "Knight", "road_building": "Road Building",
+              "year_of_plenty": "Year of Plenty", "monopoly": "Monopoly",
+              "victory_point": "Victory Point"}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+# Moves that get a button of their own; the rest are chosen from a list (or on the board).
+QUICK_MOVES = ("roll", "end_turn", "buy_dev", "accept", "decline", "confirm", "cancel")
+
+
+@register.simple_tag
+def hexland_board(view: Mapping, interactive: bool = False, label: str = ""):
+    return svg.board_svg(view, interactive=bool(interactive), label=label)
+
+
+@register.simple_tag
+def hexland_swatch(seat) -> str:
+    """A small house in the seat's colour with its digit: the same cue as its pieces."""
+    colour, ink, digit = svg.seat_colour(seat), svg.seat_ink(seat), svg.seat_marker(seat)
+    return mark_safe(
+        '<svg class="hl-swatch" xmlns="http://www.w3.org/2000/svg" viewBox="-9 -10 18 19" '
+        'aria-hidden="true" focusable="false">'
+        f'<path d="M-7 7 V-1.5 L0 -8.5 L7 -1.5 V7 Z" fill="{colour}" stroke="#1f2430" '
+        f'stroke-width="1.4" stroke-linejoin="round"/>'
+        f'<text x="0" y="4.5" font-size="8.5" font-weight="700" text-anchor="middle" '
+        f'font-family="system-ui, sans-serif" fill="{ink}">{digit}</text></svg>')
+
+
+# --- the panel's data --------------------------------------------------------------------------
+
+def _names(view: Mapping) -> dict[int, str]:
+    return {p.get("seat"): str(p.get("name")) for p in view.get("players") or []}
+
+
+def phase_text(view: Mapping) -> str:
+    """What the game waits for, in words."""
+    names = _names(view)
+    cur = names.get(view.get("current"), "")
+    phase = view.get("phase")
+    if phase == "setup_settlement":
+        return f"Setup: {cur} places a settlement"
+    if phase == "setup_road":
+        return f"Setup: {cur} places a road next to it"
+    if phase == "roll":
+        return f"{cur}'s turn: roll the dice (or play a development card first)"
+    if phase == "discard":
+        owed = [f"{names.get(q, q)} ({k})" for q, k in enumerate(view.get("discards") or []) if k]
+        return "A 7: waiting for discards from " + ", ".join(owed)
+    if phase == "robber":
+        return f"{cur} moves the robber"
+    if phase == "main":
+        return f"{cur}'s turn: trade and build"
+    if phase == "trade":
+        return f"{cur} offers a trade"
+    if phase == "free_roads":
+        return f"{cur} places free roads ({view.get('free_roads', 0)} left)"
+    if phase == "over":
+        winner = view.get("winner")
+        return f"Game over: {names[winner]} wins" if winner in names else "Game over"
+    return str(phase or "")
+
+
+def player_rows(view: Mapping) -> list[dict]:
+    seat, over = view.get("seat"), view.get("phase") == "over"
+    actors = set(view.get("actors") or [])
+    discards = view.get("discards") or []
+    answers = (view.get("offer") or {}).get("answers") or []
+    rows = []
+    for p in view.get("players") or []:
+        q = p.get("seat")
+        rows.append({
+            **p,
+            "colour_name": svg.PLAYER_COLOUR_NAMES[q % 4],
+            "marker": svg.seat_marker(q),
+            "is_you": q == seat,
+            "is_current": q == view.get("current") and not over,
+            "is_actor": q in actors,
+            "owes": discards[q] if q < len(discards) else 0,
+            "answer": answers[q] if q < len(answers) else None,
+            "is_winner": over and q == view.get("winner"),
+            "points": p.get("total_vp", p.get("vp")) if over else p.get("vp"),
+        })
+    return rows
+
+
+def your_cards(view: Mapping) -> dict | None:
+    """The seat's own cards (None for a spectator, whose view has no ``you``)."""
+    you = view.get("you")
+    if not isinstance(you, Mapping):
+        return None
+    hand = you.get("hand") or {}
+    new = you.get("new_dev_cards") or {}
+    return {
+        "seat": view.get("seat"),
+        "hand": [{"key": r, "title": RESOURCE_TITLES[r], "count": hand.get(r, 0)}
+                 for r in svg.RESOURCES],
+        "hand_total": sum(hand.get(r, 0) for r in svg.RESOURCES),
+        "dev": [{"key": c, "title": title, "count": (you.get("dev_cards") or {}).get(c, 0),
+                 "new": new.get(c, 0)} for c, title in DEV_TITLES.items()],
+        "dev_total": sum((you.get("dev_cards") or {}).values()),
+        "vp": you.get("vp"),
+        "dev_played": you.get("dev_played"),
+    }
+
+
+def dice(view: Mapping) -> dict | None:
+    values = view.get("dice")
+    if not values or len(values) != 2:
+        return None
+    a, b = int(values[0]), int(values[1])
+    return {"a": a, "b": b, "sum": a + b, "faces": DIE_FACES[a - 1] + DIE_FACES[b - 1],
+            "text": svg.describe_dice(values)}
+
+
+def _bundle(bundle: Mapping) -> str:
+    parts = [f"{k} {r}" for r, k in (bundle or {}).items() if k]
+    return ", ".join(parts) or "nothing"
+
+
+def offer(view: Mapping) -> dict | None:
+    o = view.get("offer")
+    if not o:
+        return None
+    names = _names(view)
+    answers = [{"name": names.get(q, q), "answer": a}
+               for q, a in enumerate(o.get("answers") or []) if a is not None]
+    return {"from": names.get(o.get("from"), ""), "give": _bundle(o.get("give")),
+            "get": _bundle(o.get("get")), "answers": answers}
+
+
+def move_choices(view: Mapping) -> dict:
+    """The seat's legal moves as form values: quick buttons, and a list of the rest."""
+    geo = svg.Geometry(view.get("topology") or {})
+    quick, listed = [], []
+    for move in view.get("legal_moves") or []:
+        entry = {"json": json.dumps(move, separators=(",", ":")),
+                 "label": svg.move_label(view, move, geo)}
+        (quick if move.get("type") in QUICK_MOVES else listed).append(entry)
+    return {"quick": quick, "listed": listed}
+
+
+@register.simple_tag
+def hexland_panel(view: Mapping) -> dict:
+    """Everything the side panel shows, from the view alone."""
+    log = list(view.get("log") or [])
+    shown = log[-LOG_LINES:]
+    return {
+        "phase": phase_text(view),
+        "players": player_rows(view),
+        "you": your_cards(view),
+        "dice": dice(view),
+        "offer": offer(view),
+        "log": shown,
+        # the view may hold only the log's tail: number the lines from the whole log's length
+        "log_start": max(1, int(view.get("log_length") or len(log)) - len(shown) + 1),
+        "moves": move_choices(view),
+        "spectator": view.get("seat") is None,
+        "over": view.get("phase") == "over",
+    }

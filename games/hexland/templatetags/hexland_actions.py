@@ -7,6 +7,8 @@ from typing import Mapping
 
 from django import template
 
+from games.hexland import svg
+
 register = template.Library()
 
 RESOURCES = ("wood", "brick", "sheep", "wheat", "ore")
@@ -22,39 +24,6 @@ PLACES = {  # moves made on the board, named for the list that stands in for cli
 }
 
 
-def node_name(view: Mapping, node: int) -> str:
-    """A corner by its hexes: "6 wheat / 8 ore / coast"."""
-    hexes = view["board"]["hexes"]
-    parts = []
-    for h in view["topology"]["nodes"][node]["hexes"]:
-        info = hexes[h]
-        parts.append("desert" if info["resource"] is None else f"{info['number']} {info['resource']}")
-    return " / ".join(parts + ["coast"] * (3 - len(parts)))
-
-
-def edge_name(view: Mapping, edge: int) -> str:
-    a, b = view["topology"]["edges"][edge]["nodes"]
-    return f"between {node_name(view, a)} and {node_name(view, b)}"
-
-
-def hex_name(view: Mapping, h: int) -> str:
-    info = view["board"]["hexes"][h]
-    return "the desert" if info["resource"] is None else f"the {info['number']} {info['resource']}"
-
-
-def describe_place(view: Mapping, move: Mapping) -> str:
-    names = [p["name"] for p in view["players"]]
-    kind = move["type"]
-    if kind == "move_robber":
-        victim = move.get("victim")
-        return hex_name(view, move["hex"]) + (f", stealing from {names[victim]}" if victim is not None else "")
-    if kind in ("place_road", "build_road"):
-        return edge_name(view, move["edge"])
-    if kind == "move_pair":
-        return f"{node_name(view, move['node'])}, road {edge_name(view, move['edge'])}"
-    return node_name(view, move["node"])
-
-
 @register.simple_tag
 def hexland_actions(view: Mapping) -> dict:
     """The panel's groups; ``any`` is false when the viewer has nothing to do."""
@@ -64,13 +33,14 @@ def hexland_actions(view: Mapping) -> dict:
     names = [p["name"] for p in view["players"]]
     hand = (view.get("you") or {}).get("hand") or {}
     buttons, places = [], {}
+    geometry = svg.Geometry(view.get("topology") or {})
     for m in moves:
         key = m.get("card") if m["type"] == "play_dev" else m["type"]
         if key in BUTTONS:
             buttons.append({"type": m["type"], "card": m.get("card", ""), "label": BUTTONS[key]})
         elif m["type"] in PLACES:
             fields = {k: v for k, v in m.items() if k != "type"}
-            places.setdefault(m["type"], []).append({"fields": fields, "label": describe_place(view, m)})
+            places.setdefault(m["type"], []).append({"fields": fields, "label": svg.move_label(view, m, geometry)})
     rates = view["players"][seat]["rates"]
     bank_trades = sorted({(m["give"], m["get"]) for m in moves if m["type"] == "bank_trade"})
     cards = {m.get("card") for m in moves if m["type"] == "play_dev"}

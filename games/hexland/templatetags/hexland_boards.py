@@ -7,7 +7,6 @@ which lets tests check that no page carries another seat's cards.
 """
 from __future__ import annotations
 
-import json
 from typing import Mapping
 
 from django import template
@@ -25,7 +24,6 @@ DEV_TITLES = {"knight": "Knight", "road_building": "Road Building",
               "victory_point": "Victory Point"}
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 # Moves that get a button of their own; the rest are chosen from a list (or on the board).
-QUICK_MOVES = ("roll", "end_turn", "buy_dev", "accept", "decline", "confirm", "cancel")
 
 
 @register.simple_tag
@@ -148,17 +146,6 @@ def offer(view: Mapping) -> dict | None:
             "get": _bundle(o.get("get")), "answers": answers}
 
 
-def move_choices(view: Mapping) -> dict:
-    """The seat's legal moves as form values: quick buttons, and a list of the rest."""
-    geo = svg.Geometry(view.get("topology") or {})
-    quick, listed = [], []
-    for move in view.get("legal_moves") or []:
-        entry = {"json": json.dumps(move, separators=(",", ":")),
-                 "label": svg.move_label(view, move, geo)}
-        (quick if move.get("type") in QUICK_MOVES else listed).append(entry)
-    return {"quick": quick, "listed": listed}
-
-
 @register.simple_tag
 def hexland_panel(view: Mapping) -> dict:
     """Everything the side panel shows, from the view alone."""
@@ -173,7 +160,6 @@ def hexland_panel(view: Mapping) -> dict:
         "log": shown,
         # the view may hold only the log's tail: number the lines from the whole log's length
         "log_start": max(1, int(view.get("log_length") or len(log)) - len(shown) + 1),
-        "moves": move_choices(view),
         "spectator": view.get("seat") is None,
         "over": view.get("phase") == "over",
     }

@@ -195,7 +195,7 @@ def test_refusals_name_the_field_in_a_sentence():
         ("hexland", {"type": "discard"}, "A discard move needs the field cards."),
         ("hexland", {"type": "discard", "cards": {"gold": 1}}, "'gold' in cards must be one of"),
         ("hexland", {"type": "fly"}, "type must be one of"),
-        ("toy", {"type": "add", "n": True}, "n must be a whole number from 1 to 3."),
+        ("toy", {"type": "add", "n": True}, "n must be 1, 2 or 3."),
     ]
     for kind, move, message in cases:
         with pytest.raises(BadMove) as refused:

@@ -4,7 +4,8 @@ MOVE_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Toy race move",
     "type": "object",
-    "properties": {"type": {"const": "add"}, "n": {"type": "integer", "minimum": 1, "maximum": 3}},
+    "properties": {"type": {"const": "add"}, "n": {"type": "integer", "minimum": 1, "maximum": 3,
+                                                          "description": "1, 2 or 3"}},
     "required": ["type", "n"],
     "additionalProperties": False,
 }

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts import services
@@ -21,6 +22,8 @@ def profile(request):
 
 @login_required
 def player(request, username: str):
+    if "\x00" in username:  # no name holds one, and PostgreSQL refuses to compare it
+        raise Http404("No such player.")
     person = get_object_or_404(User, username=username, is_active=True)
     return render(request, "accounts/player.html", {"player": person, **_player_sections(person)})
 

@@ -35,4 +35,15 @@ class BadMove(GameError):
     status = 400
 
 
-__all__ = ["GameError", "GameNotFound", "NotYourSeat", "StaleVersion", "GameNotActive", "BadMove", "IllegalMove"]
+class RateLimited(GameError):
+    """Too many requests of one kind in a short time (``games.ratelimit``); try again shortly."""
+
+    status = 429
+
+    def __init__(self, message: str = "You are sending moves too fast; wait a few seconds.", retry_after: int = 10):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+__all__ = ["GameError", "GameNotFound", "NotYourSeat", "StaleVersion", "GameNotActive", "BadMove", "RateLimited",
+           "IllegalMove"]

@@ -22,7 +22,11 @@ Optional hooks, with the defaults ``Engine`` below supplies when an engine leave
 
     ENGINE_VERSION = "1"                        part of the state cache's key
     SIMULTANEOUS_TURNS = False                  every seat acts at once (a round)
-    MOVE_SCHEMA = None                          the shape a move must have (see games.move_input)
+    MOVE_SCHEMA = None                          the shape a move must have: a JSON Schema dict
+                                                (``engine/schema.py``), checked at the edge and in
+                                                ``submit_move`` (games.move_input); with None the
+                                                platform refuses nothing game-specific, only what
+                                                is not plain storable JSON (size, depth, NaN, NUL)
     turn_key(state)                             changes exactly when a new turn or round begins;
                                                 default: the set of actors
     waiting_for(state) -> set[int]              seats awaited (and timed out); default: actors

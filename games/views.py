@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from games import move_input, selectors, services
-from games.errors import BadMove, GameError, GameNotFound, NotYourSeat
+from games import move_input, ratelimit, selectors, services
+from games.errors import BadMove, GameError, GameNotFound, NotYourSeat, RateLimited
 from games.models import Game
 from games.sites import get_site
 
@@ -36,10 +36,14 @@ def finished_games(request: HttpRequest) -> HttpResponse:
 def error_response(request: HttpRequest, error: GameError, game_id: int | None = None) -> HttpResponse:
     context = {"error": error.message, "game_id": game_id}
     if not request.htmx:
-        return render(request, "games/error.html", context, status=error.status)
-    # Show the message in the board's error slot; the board itself stays as it was.
-    response = render(request, "games/_error.html", context, status=error.status)
-    return reswap(retarget(response, "#move-error"), "outerHTML")
+        response = render(request, "games/error.html", context, status=error.status)
+    else:
+        # Show the message in the board's error slot; the board itself stays as it was.
+        response = reswap(retarget(render(request, "games/_error.html", context, status=error.status), "#move-error"),
+                          "outerHTML")
+    if isinstance(error, RateLimited):
+        response["Retry-After"] = str(error.retry_after)
+    return response
 
 
 @login_required
@@ -59,10 +63,11 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_for_viewer(game_id, request.user)
+        ratelimit.check_move(request.user, game.pk)  # every attempt counts, refused ones too
         services.submit_move(
             game_id=game.pk,
             user=request.user,
-            move=move_input.parse_move(get_site(game.kind), request.POST),
+            move=move_input.read_move(get_site(game.kind), request.POST),  # checked by schema
             expected_version=move_input.parse_version(request.POST),
         )
     except GameError as error:

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import jobs, realtime, state_store
+from games import jobs, move_input, realtime, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
 from games.models import Game, MoveEvent
 from games.protocol import Engine, IllegalMove
@@ -55,6 +55,7 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         seat_index = _users_seat(game, user, seat)
         _check_active(game)
         engine = get_engine(game.kind)
+        move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
         if not _is_current(game, engine, expected_version):
             raise StaleVersion()
         state = state_store.load(game)

@@ -32,7 +32,7 @@ def test_each_refusal_has_its_status_and_message_and_writes_nothing(client, make
     game = toy_game(ana, bo)
     client.force_login(ana)
     cases = [
-        ({"type": "add", "n": 9}, 0, 400, "You may add 1, 2 or 3."),
+        ({"type": "add", "n": 9}, 0, 400, "n must be 1, 2 or 3."),
         ("{not json", 0, 400, "could not be read"),
         ({"type": "add", "n": 1}, "", 400, "missing the game version"),
         ({"type": "add", "n": 1}, 5, 409, "The game has moved on"),

@@ -48,10 +48,10 @@ def test_placing_by_plain_form_and_each_refusal(client, make_user):
     url = reverse("game_move", args=[game.pk])
     client.force_login(ana)
     cases = [
-        ({f"cell_{first}": "Z9", f"cell_{second}": "A1"}, 400, "There is no cell"),
+        ({f"cell_{first}": "Z9", f"cell_{second}": "A1"}, 400, "must be a cell from A1 to E3"),
         ({f"cell_{first}": "A1", f"cell_{second}": "A1"}, 400, "cannot both go on A1"),
         ({f"cell_{first}": "A1"}, 400, "missing"),
-        ({f"cell_{first}": "A1", "cell_999": "A2"}, 400, "There is no tile"),
+        ({f"cell_{first}": "A1", "cell_999": "A2"}, 400, "must be a tile named by its values"),
         ({f"cell_{first}": "A1", f"cell_{second}": ""}, 400, "Choose a cell for every tile"),
         ({}, 400, "Choose a cell for every tile"),
     ]

@@ -15,6 +15,7 @@ from games.protocol import IllegalMove
 from games.hexland.engine.rules import (
     MOVE_TYPES, actors, apply, legal_moves, timeout_move, timer_kind, victory_points,
 )
+from games.hexland.engine.schema import MOVE_SCHEMA
 from games.hexland.engine.state import OVER, State, new_state
 from games.hexland.engine.view import view
 

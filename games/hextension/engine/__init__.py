@@ -20,6 +20,7 @@ from .board import (
     TILES,
     score_board,
 )
+from .schema import MOVE_SCHEMA
 from .rules import (
     KIND,
     TITLE,

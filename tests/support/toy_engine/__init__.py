@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 
 from games.protocol import IllegalMove
 
+from .schema import MOVE_SCHEMA
+
 KIND = "toy"
 TITLE = "Toy race"
 

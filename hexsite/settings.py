@@ -274,6 +274,9 @@ GAME_SHORT_TIMER_SECONDS = int(os.environ.get("GAME_SHORT_TIMER_SECONDS", "900")
 GAME_CORRESPONDENCE_SECONDS = int(os.environ.get("GAME_CORRESPONDENCE_SECONDS", "3600"))
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
+# Move submissions per user and game: (at most this many, in a window of these seconds).
+GAME_MOVE_RATE_LIMIT = (int(os.environ.get("GAME_MOVE_RATE_LIMIT", "20")), 10)
+
 # A short pause before an AI moves, so people can follow the game.
 GAME_AI_DELAY_SECONDS = float(os.environ.get("GAME_AI_DELAY_SECONDS", "0.5"))
 

@@ -47,7 +47,8 @@ def test_every_kind_of_move_survives_its_form(move):
     assert parse_move_form(data) == move
 
 
-def test_two_players_play_through_the_forms_and_never_see_each_others_cards(client, make_user):
+def test_two_players_play_through_the_forms_and_never_see_each_others_cards(client, make_user, settings):
+    settings.GAME_MOVE_RATE_LIMIT = (1000, 10)  # a whole game of quick moves in a few seconds
     ana, bo = make_user("ana"), make_user("bo")
     game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed", "timers": "normal"},
                                 created_by=ana, players=[ana, bo], join=False, turn_seconds=120)

@@ -59,7 +59,9 @@ class MoveEventAdmin(SiteModelAdmin):
 
     @admin.display(description="move")
     def move_hidden(self, event: MoveEvent) -> str:
-        return "(hidden: the game is in play, or its moves are not yours to see)"
+        if event.game.status != Game.Status.FINISHED:
+            return "(hidden until the game is over)"
+        return "(hidden: only those who may watch this game see its moves)"
 
 
 @admin.register(Rating)

@@ -10,6 +10,7 @@ an admin page never differs with a secret.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -283,7 +284,7 @@ def test_searching_a_secret_finds_what_a_wrong_guess_finds(world, client):
     secrets_and_guesses = [
         (str(race.seed), str(race.seed + 1)), (race.invite_token, new_invite_token()),
         (world.league.invite_token, new_invite_token()), (str(world.puzzle.seed), str(world.puzzle.seed + 1)),
-        (next(iter(world.submission.payload["placements"])), "no-such-tile"),
+        (json.dumps(world.submission.payload, separators=(",", ":")), json.dumps({"placements": {}})),
     ]
     for model in admin.site._registry:
         for secret, guess in secrets_and_guesses:
@@ -305,15 +306,18 @@ def test_no_page_shows_a_seed_or_an_invite_token(world, client):
 
 def test_an_open_rounds_submission_stays_hidden_and_a_finished_public_move_shows(world, client):
     open_page = client.get(change_url(world.submission)).content.decode()
-    assert "(hidden" in open_page
+    assert "(hidden until the game is over)" in open_page
+    assert escape(str(world.submission.payload)) not in open_page
     for tile, cell in world.submission.payload["placements"].items():
-        assert tile not in open_page
+        for written in (f"'{tile}': '{cell}'", f'"{tile}": "{cell}"'):  # as Python or JSON shows it
+            assert written not in open_page and escape(written) not in open_page
     finished_move = MoveEvent.objects.get(game=world.public_finished)
     assert escape(str(finished_move.payload)) in client.get(change_url(finished_move)).content.decode()
     # A private game's moves are for its players, staff included (a daily puzzle's shuffle too).
     private_move = MoveEvent.objects.get(game=world.private_finished)
     private_page = client.get(change_url(private_move)).content.decode()
-    assert "(hidden" in private_page and escape(str(private_move.payload)) not in private_page
+    assert "(hidden: only those who may watch" in private_page
+    assert escape(str(private_move.payload)) not in private_page
 
 
 # -- Play changes only through the services ----------------------------------------------

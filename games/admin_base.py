@@ -148,7 +148,9 @@ class SiteAdminMixin:
         kept = []
         for line in lines:
             if isinstance(line, (list, tuple)):
-                kept.extend([self._public(line)] if self._public(line) else [])
+                line = self._public(line)
+                if line:
+                    kept.append(line)
             elif not self._column_reaches_secret(line):
                 kept.append(line)
         return kept

@@ -1,70 +1,78 @@
-"""Staff moderation. The secret seed is never shown; move events are read-only."""
+"""Staff moderation of play: read-only (games.admin_base). No seed, token or open move shows."""
 from django.contrib import admin
 
-from games.models import Game, MoveEvent, Rating, Seat
+from games import selectors
+from games.admin_base import ReadOnlyInline, SiteModelAdmin
+from games.models import Game, MoveEvent, Rating, RatingChange, Seat
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
     fields = ("index", "user", "ai_level", "joined_at")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(SiteModelAdmin):
+    secret_fields = ("seed", "invite_token")
     list_display = ("id", "kind", "title", "status", "visibility", "version", "created_by", "created_at", "deadline_at")
     list_filter = ("kind", "status", "visibility")
     search_fields = ("title", "created_by__username")
     fields = ("kind", "title", "status", "visibility", "config", "version", "turn_seconds", "deadline_at",
               "created_by", "created_at", "started_at", "finished_at", "result")
-    # Play changes only through the services (locks, clocks, AI tasks); staff may retitle.
-    readonly_fields = tuple(f for f in fields if f != "title")
-    raw_id_fields = ("created_by",)
+    # Staff may retitle a game (an offensive name); play never reads the title.
+    editable_fields = ("title",)
     inlines = [SeatInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(SiteModelAdmin):
+    # Seats are taken and handed over by the services: a seat removed here left its game running.
     list_display = ("game", "index", "user", "ai_level")
     search_fields = ("user__username",)
-    readonly_fields = ("game", "index", "user", "ai_level", "joined_at")
-
-    def has_add_permission(self, request):
-        return False
+    fields = ("game", "index", "user", "ai_level", "joined_at")
 
 
 @admin.register(MoveEvent)
-class MoveEventAdmin(admin.ModelAdmin):
+class MoveEventAdmin(SiteModelAdmin):
+    secret_fields = ("payload",)
     list_display = ("game", "seq", "seat", "kind", "created_by", "created_at")
     list_filter = ("kind",)
     search_fields = ("game__id",)
-    fields = ("game", "seq", "seat", "kind", "created_by", "created_at", "move")
-    readonly_fields = fields
+    list_select_related = ("game", "created_by")
+    fields = ("game", "seq", "seat", "kind", "created_by", "created_at")
+    readonly_fields = ("move", "move_hidden")  # one of them is added to the fields, per event
 
-    @admin.display(description="payload")
+    def get_fields(self, request, obj=None):
+        shown = "move" if obj is not None and self.move_is_public(request, obj) else "move_hidden"
+        return [*super().get_fields(request, obj), shown]
+
+    @staticmethod
+    def move_is_public(request, event: MoveEvent) -> bool:
+        # A move of a game in play may be a placement others must not see yet; a finished one
+        # may still show a secret others play on (a daily puzzle's shuffle), so staff see it
+        # only where the site would show them the game.
+        return event.game.status == Game.Status.FINISHED and selectors.can_watch(event.game, request.user)
+
+    @admin.display(description="move")
     def move(self, event: MoveEvent) -> str:
-        # A move of a game still in play may be a placement others must not see yet.
-        if event.game.status != Game.Status.FINISHED:
-            return "(hidden until the game is over)"
         return str(event.payload)
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    @admin.display(description="move")
+    def move_hidden(self, event: MoveEvent) -> str:
+        if event.game.status != Game.Status.FINISHED:
+            return "(hidden until the game is over)"
+        return "(hidden: only those who may watch this game see its moves)"
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(SiteModelAdmin):
     list_display = ("user", "mu", "sigma", "games")
     search_fields = ("user__username",)
-    readonly_fields = ("user", "mu", "sigma", "games")
+    fields = ("user", "mu", "sigma", "games")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(SiteModelAdmin):
+    list_display = ("user", "game", "ordinal", "created_at")
+    search_fields = ("user__username",)
+    fields = ("user", "game", "mu", "sigma", "ordinal", "created_at")

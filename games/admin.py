@@ -1,9 +1,11 @@
 """Staff moderation of play: read-only (games.admin_base). No seed, token or open move shows."""
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from games import selectors
 from games.admin_base import ReadOnlyInline, SiteModelAdmin
-from games.models import Game, MoveEvent, Rating, RatingChange, Seat
+from games.errors import GameError
+from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
+from games.services import chat
 
 
 class SeatInline(ReadOnlyInline):
@@ -76,3 +78,23 @@ class RatingChangeAdmin(SiteModelAdmin):
     list_display = ("user", "game", "ordinal", "created_at")
     search_fields = ("user__username",)
     fields = ("user", "game", "mu", "sigma", "ordinal", "created_at")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(SiteModelAdmin):
+    """Chat is read here; a message is hidden (never deleted) through the chat service."""
+
+    list_display = ("game", "author", "text", "created_at", "hidden_at")
+    list_filter = ("hidden_at",)
+    search_fields = ("author__username", "text")
+    fields = ("game", "author", "text", "created_at", "hidden_at", "hidden_by")
+    actions = ["hide_messages"]
+
+    @admin.action(description="Hide the selected messages from the players (they stay stored)")
+    def hide_messages(self, request, queryset):
+        for message_id in queryset.values_list("pk", flat=True):
+            try:
+                chat.hide_message(message_id=message_id, by_user=request.user)
+            except GameError as refused:
+                self.message_user(request, str(refused), messages.WARNING)
+        self.message_user(request, "The messages are hidden.", messages.SUCCESS)

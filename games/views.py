@@ -54,8 +54,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         return error_response(request, error)
     board = selectors.board_context(game, request.user)
-    template = "games/_board.html" if request.htmx else "games/game.html"
-    return render(request, template, board.as_dict())
+    if request.htmx:
+        return render(request, "games/_board.html", board.as_dict())
+    chat = selectors.chat_context(game, request.user) if len(board.seats) > 1 else {}
+    return render(request, "games/game.html", {**board.as_dict(), **chat})
 
 
 @login_required

@@ -56,7 +56,7 @@ def _hexland_mover(engine: Engine, state, seat: int, rng: random.Random) -> dict
 PLANS = {
     "hextension": Plan(
         configs=st.fixed_dictionaries({"players": st.integers(2, 3), "tiles_per_round": st.integers(1, 3)}),
-        examples=5, max_steps=80, ai_positions=2, typical_steps=30, timeouts_checked=1,
+        examples=5, max_steps=300, ai_positions=2, typical_steps=30, timeouts_checked=1,
     ),
     "hexland": Plan(
         # A low target and discard limit keep games short and make discards common.
@@ -65,7 +65,7 @@ PLANS = {
             "layout": st.sampled_from(["random", "spiral", "fixed"]),
             "timers": st.sampled_from(["fast", "normal", "correspondence"]),
             "vp_to_win": st.integers(3, 5),
-            "discard_limit": st.integers(3, 7),
+            "discard_limit": st.integers(0, 7),
         }),
         # Views render the whole log, so late positions cost more: check the first 150.
         examples=6, max_steps=4000, checked_steps=150, ai_positions=6, typical_steps=150, timeout_share=0.08,
@@ -210,3 +210,16 @@ def test_every_engine_plays_to_the_end_through_the_protocol(kind):
         play_to_the_end(engine, plan, config, seed, random.Random(choices))
 
     play()
+
+
+def test_a_game_still_awaits_someone_after_a_seven_that_leaves_nothing_to_discard():
+    """Found by the playouts above: with a discard limit of 0, a 7 rolled while every hand
+    held one card (half of which is none) left Hexland discarding with nobody to wait for."""
+    from tests.engines.hexland.helpers import next_roll, position
+
+    engine = get_engine("hexland")
+    state = position(players=2, settlements={0: [10], 1: [40]}, hands={0: {"wood": 1}, 1: {"ore": 1}},
+                     rolled=False, discard_limit=0)
+    state = engine.apply(next_roll(state, 7), 0, {"type": "roll"})
+    assert engine.view(state, 0)["phase"] == "robber"
+    assert engine.waiting_for(state) == [0]

@@ -528,14 +528,13 @@ def _do_roll(s: State) -> None:
         limit = s.g.discard_limit
         hand = s.hand
         need = s.need
-        any_need = False
         for q in range(s.g.n):
             o = q * 5
             k = hand[o] + hand[o + 1] + hand[o + 2] + hand[o + 3] + hand[o + 4]
             if k > limit:
                 need[q] = k // 2
-                any_need = True
-        s.phase = DISCARD if any_need else ROBBER
+        # Half of one card is none (a discard limit of 0): nobody to wait for, the robber moves.
+        s.phase = DISCARD if any(need) else ROBBER
         return
     gains, short = _produce(s, total)
     _log(s, "roll", s.cur, d1, d2, gains, short)

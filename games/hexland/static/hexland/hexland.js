@@ -1,0 +1,33 @@
+/* Hexland: play by clicking (or Enter / Space on) a highlighted corner, edge or hex of the board.
+ * Progressive enhancement only: the action panel's forms work without this script. Each target
+ * carries the exact move it makes (data-move); the click posts it with the board's version,
+ * as the panel's forms do. Listeners are delegated from the document once. */
+(function () {
+  "use strict";
+  if (window.hexlandBoard) return;
+  window.hexlandBoard = true;
+
+  function play(target) {
+    var game = target.closest(".hl-game");
+    var board = target.closest("#game-board");
+    if (!game || !board || board.dataset.busy) return;
+    var token = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    board.dataset.busy = "1";  // one click, one move: a second click waits for the answer
+    htmx.ajax("POST", "/games/" + game.dataset.game + "/move/", {
+      target: "#game-board",
+      swap: "outerHTML",
+      values: {move: target.dataset.move, version: game.dataset.version,
+               csrfmiddlewaretoken: token ? token.value : ""}
+    }).finally(function () { delete board.dataset.busy; });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest(".hl-target[data-move]");
+    if (target) { event.preventDefault(); play(target); }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    var target = event.target.closest && event.target.closest(".hl-target[data-move]");
+    if (target) { event.preventDefault(); play(target); }
+  });
+})();

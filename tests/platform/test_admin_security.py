@@ -33,7 +33,7 @@ from games.hextremadura import services as daily
 from games.hextremadura.models import DailyAttempt, DailyPuzzle
 from games.leagues import services as leagues
 from games.leagues.models import Announcement, League, LeagueEntry
-from games.models import Game, MoveEvent, Rating, RatingChange, Seat, new_invite_token
+from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat, new_invite_token
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +116,7 @@ def world(make_user, django_user_model, client, settings) -> World:
     daily.ensure_puzzle(daily.today() - dt.timedelta(days=1))
     Rating.objects.create(user=ana, mu=27.0, sigma=7.0, games=1)
     RatingChange.objects.create(user=ana, game=public_finished, mu=27.0, sigma=7.0, ordinal=6.0)
+    ChatMessage.objects.create(game=public_finished, author=ana, text="good game")
     EmailAddress.objects.create(user=ana, email="ana@example.com", primary=True, verified=True)
     Group.objects.create(name="moderators").user_set.add(organiser)
     client.force_login(root)
@@ -200,6 +201,8 @@ def _attacks(w: World):
         (DailyAttempt, "game__events__payload__has_key", "tile", "nothing"),
         (Rating, "user__seats__game__seed__gte", race.seed, race.seed + 1),
         (RatingChange, "game__seed__gte", w.public_finished.seed, w.public_finished.seed + 1),
+        (ChatMessage, "game__seed__gte", w.public_finished.seed, w.public_finished.seed + 1),
+        (ChatMessage, "game__invite_token__startswith", w.public_finished.invite_token[:3], "~~~"),
         (type(w.root), "created_games__seed__gte", race.seed, race.seed + 1),
         (type(w.root), "seats__game__invite_token__startswith", token[:3], "~~~"),
         (type(w.root), "password__startswith", w.ana.password[:8], "bcrypt$$"),

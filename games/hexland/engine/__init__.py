@@ -56,12 +56,16 @@ def is_over(state: State) -> bool:
 
 
 def result(state: State) -> dict | None:
-    """Winner, final points (hidden VP cards included) and ranks, or None while playing.
-    The winner ranks 1 whatever the points; the others rank by points, ties sharing."""
+    """Winner (None after a tie at the turn limit), final points (hidden VP cards included) and
+    ranks, or None while playing. The winner ranks 1 whatever the points; the others rank by
+    points, ties sharing."""
     if state.phase != OVER:
         return None
     scores = [victory_points(state, q) for q in range(state.g.n)]
     w = state.winner
+    if w == -1:
+        ranks = [1 + sum(other > score for other in scores) for score in scores]
+        return {"winner": None, "scores": scores, "ranks": ranks, "turns": state.turn}
     ranks = [1 if q == w else 2 + sum(scores[o] > scores[q] for o in range(len(scores))
                                       if o != w)
              for q in range(len(scores))]

@@ -382,6 +382,9 @@ def _award_longest_road(s: State) -> None:
         _log(s, "longest_road", new, h, best)
 
 
+MAX_TURNS = 200  # the default turn limit of a room (config "max_turns")
+
+
 def _check_win(s: State) -> None:
     p = s.cur
     if s.vp[p] + s.dev[p * 5 + VICTORY_POINT] >= s.g.vp_to_win:
@@ -925,6 +928,18 @@ def _end_turn(s: State) -> None:
     s.turn += 1
     s.phase = ROLL
     _check_win(s)   # points gained on someone else's turn count as this turn begins
+    if s.phase != OVER and s.turn > g.config.get("max_turns", MAX_TURNS):
+        _end_by_turn_limit(s)
+
+
+def _end_by_turn_limit(s: State) -> None:
+    """A game that cannot end (no place left to build, no cards left) stops after the room's
+    turn limit: the most points (hidden cards included) wins; a tie at the top has no winner."""
+    totals = [s.vp[q] + s.dev[q * 5 + VICTORY_POINT] for q in range(s.g.n)]
+    best = max(totals)
+    s.phase = OVER
+    s.winner = totals.index(best) if totals.count(best) == 1 else -1
+    _log(s, "turn_limit", s.winner, best)
 
 
 _HANDLERS = {

@@ -253,6 +253,10 @@ def describe(event: tuple, s: State, seat=None) -> str:
         return f"{who}'s {event[2]} time ran out"
     if kind == "win":
         return f"{who} wins with {event[2]} victory points!"
+    if kind == "turn_limit":
+        if who:
+            return f"The turn limit is reached: {who} wins with the most points ({event[2]})"
+        return f"The turn limit is reached: the game ends in a tie at {event[2]} points"
     return f"{kind} {who}"
 
 

@@ -87,9 +87,11 @@ class Game(models.Model):
         Game.objects.filter(pk=self.pk).update(revision=models.F("revision") + 1)
 
     def ai_seat_indexes(self) -> set[int]:
-        """Seats played by an AI; asked once per game object."""
+        """Seats played by an AI (an AI seat, or an AI standing in for an absent player); asked
+        once per game object."""
         if not hasattr(self, "_ai_seat_indexes"):
-            self._ai_seat_indexes = set(self.seats.exclude(ai_level="").values_list("index", flat=True))
+            played_by_ai = models.Q(ai_level__gt="") | models.Q(standin_level__gt="")
+            self._ai_seat_indexes = set(self.seats.filter(played_by_ai).values_list("index", flat=True))
         return self._ai_seat_indexes
 
 
@@ -102,6 +104,10 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     ai_level = models.CharField(max_length=16, blank=True)
+    # An AI playing for the seat's player while they are away (timed out, or resigned); the
+    # player takes the seat back by moving again, unless they resigned.
+    standin_level = models.CharField(max_length=16, blank=True)
+    resigned_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -119,7 +125,12 @@ class Seat(models.Model):
 
     @property
     def is_ai(self) -> bool:
-        return bool(self.ai_level)
+        """Played by an AI now: an AI seat, or a stand-in for its player."""
+        return bool(self.ai_level or self.standin_level)
+
+    @property
+    def playing_level(self) -> str:
+        return self.ai_level or self.standin_level
 
     @property
     def label(self) -> str:

@@ -58,6 +58,8 @@ class BoardContext:
             "seats": self.seats,
             "analysis": self.game.analysis,
             "board_template": get_site(self.game.kind).board_template,
+            "your_seat": next((s for s in self.seats if s.index == self.seat), None),
+            "may_resign": self.game.status == Game.Status.ACTIVE and bool(get_site(self.game.kind).standin_level),
             **(open_game_context(self.game) if self.game.status == Game.Status.OPEN else {}),
         }
 

@@ -46,6 +46,10 @@ class GameSite:
     # URLs of the game's own pages, mounted under /games/<kind>/, and its lobby's URL name.
     urls: str | None = None
     lobby_url_name: str | None = None
+    # Leaving: after this many timeouts in a row a player's seat is handed to an AI of level
+    # ``standin_level`` until they move again (None: the game's own rules handle missed turns).
+    standin_after_timeouts: int | None = None
+    standin_level: str = ""
     # The config a game starts with, from its settings and its seats in order (e.g. names).
     config_at_start: Callable[[dict, list], dict] | None = None
     # A form class for the settings the host may change before the start (its cleaned_data

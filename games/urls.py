@@ -1,7 +1,7 @@
 """The platform's pages, and each game's own pages under /games/<kind>/ (from its site)."""
 from django.urls import include, path
 
-from games import chat_views, setup_views, views
+from games import chat_views, seat_views, views
 from games.sites import offered_sites
 
 urlpatterns = [
@@ -9,11 +9,13 @@ urlpatterns = [
     path("finished/", views.finished_games, name="finished_games"),
     path("<int:game_id>/", views.game_detail, name="game_detail"),
     path("<int:game_id>/move/", views.game_move, name="game_move"),
-    path("<int:game_id>/start/", setup_views.start, name="game_start"),
-    path("<int:game_id>/seats/<int:index>/", setup_views.set_seat, name="game_seat"),
-    path("<int:game_id>/settings/", setup_views.change_settings, name="game_settings"),
-    path("<int:game_id>/leave/", setup_views.leave, name="game_leave"),
-    path("<int:game_id>/cancel/", setup_views.cancel, name="game_cancel"),
+    path("<int:game_id>/start/", seat_views.start, name="game_start"),
+    path("<int:game_id>/seats/<int:index>/", seat_views.set_seat, name="game_seat"),
+    path("<int:game_id>/settings/", seat_views.change_settings, name="game_settings"),
+    path("<int:game_id>/leave/", seat_views.leave, name="game_leave"),
+    path("<int:game_id>/cancel/", seat_views.cancel, name="game_cancel"),
+    path("<int:game_id>/resign/", seat_views.resign, name="game_resign"),
+    path("<int:game_id>/back/", seat_views.take_back, name="game_take_back"),
     path("<int:game_id>/undo/", views.game_undo, name="game_undo"),
     path("<int:game_id>/hint/", views.game_hint, name="game_hint"),
     path("<int:game_id>/chat/", chat_views.game_chat, name="game_chat"),

@@ -33,11 +33,13 @@ class RoomForm(forms.Form):
     board = forms.ChoiceField(choices=MAP_CHOICES, initial="beginner", label="Map")
     discard_limit = forms.IntegerField(min_value=5, max_value=12, initial=7, label="Discard limit",
                                        help_text="On a 7, players holding more cards than this discard half.")
+    max_turns = forms.IntegerField(min_value=20, max_value=500, initial=200, label="Turn limit",
+                                   help_text="A game that cannot end stops here; the most points wins.")
 
     def config(self) -> dict:
         data = self.cleaned_data
         return {"players": data["players"], "timers": data["timers"], "vp_to_win": data["vp_to_win"],
-                "discard_limit": data["discard_limit"], **MAPS[data["board"]]}
+                "discard_limit": data["discard_limit"], "max_turns": data["max_turns"], **MAPS[data["board"]]}
 
     def ai_seats(self) -> dict[int, str]:
         data = self.cleaned_data
@@ -56,6 +58,7 @@ class SettingsForm(forms.Form):
     vp_to_win = RoomForm.base_fields["vp_to_win"]
     board = RoomForm.base_fields["board"]
     discard_limit = RoomForm.base_fields["discard_limit"]
+    max_turns = RoomForm.base_fields["max_turns"]
 
     config = RoomForm.config
     turn_seconds = RoomForm.turn_seconds
@@ -65,7 +68,7 @@ class SettingsForm(forms.Form):
         board = next((name for name, keys in MAPS.items() if all(config.get(k) == v for k, v in keys.items())), "random")
         return {"players": config.get("players", 4), "timers": config.get("timers", "normal"),
                 "vp_to_win": config.get("vp_to_win", 10), "board": board,
-                "discard_limit": config.get("discard_limit", 7)}
+                "discard_limit": config.get("discard_limit", 7), "max_turns": config.get("max_turns", 200)}
 
 
 # --- a move from a form (works without JavaScript; the board's clicks post the same fields) ---

@@ -17,12 +17,12 @@ from games.services.lifecycle import (
     cancel_game, create_game, join_game, leave_game, set_seat, start_game, update_settings,
 )
 from games.services.moves import (
-    Applied, Progress, apply_timeouts, lock_game, play_ai_move, schedule_ai_moves, submit_move, sweep_deadlines,
-    undo_last_move,
+    Applied, Progress, apply_timeouts, lock_game, play_ai_move, resign_game, schedule_ai_moves, submit_move,
+    sweep_deadlines, take_seat_back, undo_last_move,
 )
 
 __all__ = [
     "Applied", "Progress", "apply_timeouts", "cancel_game", "create_game", "game_finished", "is_correspondence", "join_game", "leave_game",
-    "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resume_clock", "schedule_ai_moves",
-    "send_due_reminders", "set_clock", "set_seat", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "undo_last_move", "update_settings",
+    "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resign_game", "resume_clock", "schedule_ai_moves",
+    "send_due_reminders", "set_clock", "set_seat", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "take_seat_back", "undo_last_move", "update_settings",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from games.models import Game
@@ -21,7 +21,8 @@ def sweep_owed_ai_moves(now: datetime | None = None) -> int:
     number of seats asked."""
     now = now or timezone.now()
     asked = 0
-    games = (Game.objects.filter(status=Game.Status.ACTIVE, seats__ai_level__gt="").distinct()
+    played_by_ai = Q(seats__ai_level__gt="") | Q(seats__standin_level__gt="")
+    games = (Game.objects.filter(played_by_ai, status=Game.Status.ACTIVE).distinct()
              .annotate(last_event_at=Max("events__created_at")))
     for game in games:
         owed = set(game.awaiting) & game.ai_seat_indexes()

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from games import jobs, move_input, realtime, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
-from games.models import Game, MoveEvent
+from games.models import Game, MoveEvent, Seat
 from games.protocol import Engine, IllegalMove
 from games.services.clocks import is_correspondence, is_short, refresh_turn
-from games.sites import get_engine
+from games.sites import get_engine, get_site
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         game = lock_game(game_id)
         seat_index = _users_seat(game, user, seat)
         _check_active(game)
+        if Seat.objects.filter(game=game, index=seat_index, resigned_at__isnull=False).exists():
+            raise NotYourSeat("You have resigned from this game; the AI plays your seat.")
         engine = get_engine(game.kind)
         move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
         if not _is_current(game, engine, expected_version):
@@ -62,6 +64,7 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         if seat_index not in engine.actors(state):
             raise BadMove("It is not your turn.")
         state = append_events(game, engine, state, [(seat_index, MoveEvent.Kind.MOVE, move)], user=user)
+        _take_back_from_standin(game, seat_index)
     return Applied(game, state)
 
 
@@ -92,7 +95,7 @@ def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
     if seat_row is None or not seat_row.is_ai:
         return False
     # Think outside the transaction: the bot sees only its seat's view, and no lock is held.
-    move = engine.choose_move(engine.view(state_store.load(game), seat), seat_row.ai_level)
+    move = engine.choose_move(engine.view(state_store.load(game), seat), seat_row.playing_level)
     with transaction.atomic():
         game = lock_game(game_id)
         if not _ai_may_move(game, engine, expected_version, seat):
@@ -128,6 +131,7 @@ def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: da
             return 0
         version_before = game.version
         append_events(game, engine, state_store.load(game), events, stop_when_turn_changes=True, now=now)
+        _hand_absent_players_to_ai(game)
         return game.version - version_before
 
 
@@ -191,7 +195,7 @@ def append_events(
     if finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        game.result = engine.result(state)
+        game.result = _resigned_rank_last(game, engine.result(state))
         game.deadline_at = game.remind_at = None
         game.awaiting = []
     else:
@@ -246,6 +250,84 @@ def after_commit(game: Game, engine: Engine, state: Any, progress: Progress) -> 
         jobs.enqueue("games.tasks.apply_timeouts", game.pk, game.version, eta=game.deadline_at)
 
 
+# --- leaving: stand-ins and resigning ----------------------------------------------------
+
+
+def resign_game(*, game_id: int, user) -> Game:
+    """The player leaves a running game for good: an AI plays the seat on, and the player ranks
+    last whatever the score."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat_index = _users_seat(game, user, None)
+        _check_active(game)
+        site = get_site(game.kind)
+        seat = game.seats.select_for_update().get(index=seat_index)
+        if seat.resigned_at is not None:
+            raise GameNotActive("You have already resigned from this game.")
+        seat.resigned_at = timezone.now()
+        seat.standin_level = site.standin_level or site.engine.ai_levels()[0]
+        seat.save(update_fields=["resigned_at", "standin_level"])
+        _seats_changed(game)
+    return game
+
+
+def take_seat_back(*, game_id: int, user) -> Game:
+    """The player is back: the AI that stood in for them stops (not after resigning)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat_index = _users_seat(game, user, None)
+        _check_active(game)
+        if not _take_back_from_standin(game, seat_index):
+            raise GameNotActive("Nobody is playing your seat for you.")
+    return game
+
+
+def _take_back_from_standin(game: Game, seat_index: int) -> bool:
+    taken = Seat.objects.filter(game=game, index=seat_index, resigned_at__isnull=True).exclude(
+        standin_level="").update(standin_level="")
+    if taken:
+        _seats_changed(game)
+    return bool(taken)
+
+
+def _hand_absent_players_to_ai(game: Game) -> None:
+    """Board Game Arena's rule for leaving players: after ``standin_after_timeouts`` timeouts
+    in a row (no move of their own between), an AI plays the seat until its player returns."""
+    site = get_site(game.kind)
+    if not site.standin_after_timeouts:
+        return
+    handed = False
+    for seat in game.seats.select_for_update().filter(user__isnull=False, standin_level="").order_by("index"):
+        latest = list(MoveEvent.objects.filter(game=game, seat=seat.index).order_by("-seq")
+                      .values_list("kind", flat=True)[:site.standin_after_timeouts])
+        if len(latest) == site.standin_after_timeouts and set(latest) == {MoveEvent.Kind.TIMEOUT}:
+            seat.standin_level = site.standin_level
+            seat.save(update_fields=["standin_level"])
+            handed = True
+    if handed:
+        _seats_changed(game)
+
+
+def _seats_changed(game: Game) -> None:
+    """Who plays a seat changed: open pages refresh, and the AI is asked if it now owes a move."""
+    game.touch()
+    if hasattr(game, "_ai_seat_indexes"):
+        del game._ai_seat_indexes
+    transaction.on_commit(lambda: (realtime.announce_version(game.pk, game.version), ask_ai_seats(game)))
+
+
+def _resigned_rank_last(game: Game, result: dict | None) -> dict | None:
+    """Players who resigned rank below every player who did not, in their own order."""
+    resigned = set(game.seats.filter(resigned_at__isnull=False).values_list("index", flat=True))
+    if not result or not resigned or "ranks" not in result:
+        return result
+    old = list(result["ranks"])
+    stayed = [i for i in range(len(old)) if i not in resigned]
+    ranks = [1 + sum(old[j] < old[i] for j in stayed) if i not in resigned
+             else len(stayed) + 1 + sum(old[j] < old[i] for j in resigned) for i in range(len(old))]
+    return {**result, "ranks": ranks, "resigned": sorted(resigned)}
+
+
 # --- small helpers --------------------------------------------------------------------------
 
 
@@ -259,9 +341,9 @@ def lock_game(game_id: int) -> Game:
 def _users_seat(game: Game, user, seat: int | None) -> int:
     if user is None or not user.is_authenticated:
         raise NotYourSeat("Log in to play.")
-    rows = list(game.seats.values_list("index", "user_id", "ai_level"))
-    game._ai_seat_indexes = {index for index, _, ai_level in rows if ai_level}  # one query serves both
-    mine = [index for index, user_id, _ in rows if user_id == user.pk]
+    rows = list(game.seats.values_list("index", "user_id", "ai_level", "standin_level"))
+    game._ai_seat_indexes = {index for index, _, ai, standin in rows if ai or standin}  # one query serves both
+    mine = [index for index, user_id, *_ in rows if user_id == user.pk]
     if not mine:
         raise NotYourSeat("You are not playing in this game.")
     if seat is None:

@@ -10,7 +10,8 @@ from games.models import Game, Seat
 pytestmark = pytest.mark.django_db
 
 ROOM = {"title": "Friday island", "visibility": "public", "players": 4, "seat_2": "open", "seat_3": "hard",
-        "seat_4": "open", "timers": "fast", "vp_to_win": 8, "board": "beginner", "discard_limit": 7}
+        "seat_4": "open", "timers": "fast", "vp_to_win": 8, "board": "beginner", "discard_limit": 7,
+        "max_turns": 150}
 
 
 def test_a_room_from_the_lobby_to_the_start(client, make_user):
@@ -21,8 +22,8 @@ def test_a_room_from_the_lobby_to_the_start(client, make_user):
     room = Game.objects.get(kind="hexland")
     assert response.status_code == 302 and response["Location"] == reverse("game_detail", args=[room.pk])
     assert room.status == "open" and room.turn_seconds == 60
-    assert room.config == {"players": 4, "timers": "fast", "vp_to_win": 8, "discard_limit": 7, "layout": "fixed",
-                           "board_seed": 0}
+    assert room.config == {"players": 4, "timers": "fast", "vp_to_win": 8, "discard_limit": 7, "max_turns": 150,
+                           "layout": "fixed", "board_seed": 0}
     assert list(room.seats.values_list("index", "user", "ai_level")) == [
         (0, host.pk, ""), (1, None, ""), (2, None, "hard"), (3, None, "")]
     lobby = client.get(reverse("hexland_lobby")).content.decode()

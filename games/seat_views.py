@@ -1,5 +1,5 @@
-"""HTTP edges of a game before its start: the host's seat and settings tools, leaving,
-cancelling. Each calls one lifecycle service."""
+"""HTTP edges of seats: before the start the host's seat and settings tools, leaving and
+cancelling; during a game resigning and taking a seat back from the AI. Each calls one service."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -72,3 +72,17 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     return _act(request, game_id, lambda: services.cancel_game(game_id=game_id, by_user=request.user),
                 "The game has been cancelled.", to_dashboard=True)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _act(request, game_id, lambda: services.resign_game(game_id=game_id, user=request.user),
+                "You have resigned: the AI plays your seat to the end.")
+
+
+@login_required
+@require_POST
+def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _act(request, game_id, lambda: services.take_seat_back(game_id=game_id, user=request.user),
+                "Welcome back: your seat is yours again.")

@@ -29,7 +29,7 @@ from games.protocol import Engine
 from games.sites import GameSite
 
 MAX_MOVE_CHARS = 8_000  # the largest legal move of any game is well under 1,000 characters
-MAX_MOVE_DEPTH = 6  # the deepest legal move (a Hexland offer) is 3 levels deep
+MAX_MOVE_DEPTH = 6  # the deepest legal move of any game (a trade offer) is 3 levels deep
 MAX_SAFE_INT = 2**53  # what every JSON reader (a browser's too) reads exactly
 
 _UNREADABLE = "The move could not be read: it must be a JSON object."

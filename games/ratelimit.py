@@ -13,7 +13,7 @@ from django.core.cache import cache
 
 from games.errors import RateLimited
 
-# Moves per user and game: a Hextension player may change a submission, but not 30 times in a
+# Moves per user and game: a player may replace a submission in a round, but not 30 times in a
 # second; no real player comes close. Settings may override it: (limit, window seconds).
 MOVES = (20, 10)
 

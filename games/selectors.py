@@ -168,3 +168,26 @@ def chat_context(game: Game, user) -> dict:
     latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True).select_related("author")
               .order_by("-created_at", "-pk")[:CHAT_SHOWN])
     return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user)}
+
+
+@dataclass
+class ReplayStep:
+    board: BoardContext
+    at: int
+    last: int
+    event: object | None
+
+
+def replay_step(game: Game, user, at: int) -> ReplayStep:
+    """A finished game as it stood after its first ``at`` events: the spectator's view, or the
+    viewer's own seat's view if they played (nobody else's cards, ever)."""
+    if game.status != Game.Status.FINISHED:
+        raise NotYourSeat("A game can be replayed once it is over.")
+    last = game.version
+    at = max(0, min(at, last))
+    seat = seat_of(game, user)
+    engine = get_site(game.kind).engine
+    view = engine.view(state_store.replay(game, upto=at), seat)
+    event = game.events.filter(seq=at).select_related("created_by").first() if at else None
+    board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()))
+    return ReplayStep(board=board, at=at, last=last, event=event)

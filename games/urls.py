@@ -19,6 +19,7 @@ urlpatterns = [
     path("<int:game_id>/undo/", views.game_undo, name="game_undo"),
     path("<int:game_id>/hint/", views.game_hint, name="game_hint"),
     path("<int:game_id>/chat/", chat_views.game_chat, name="game_chat"),
+    path("<int:game_id>/replay/", views.game_replay, name="game_replay"),
     path("join/<str:token>/", views.game_join, name="game_join"),
     path("leagues/", include("games.leagues.urls")),
     *[path(f"{site.kind}/", include(site.urls)) for site in offered_sites() if site.urls],

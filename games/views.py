@@ -141,3 +141,18 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         return error_response(request, error, game_id)
     return game_board_response(request, game_id, "Your last move was taken back.")
+
+
+@login_required
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game move by move (``?at=N``: after N events)."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+        at = int(request.GET.get("at", game.version))
+        step = selectors.replay_step(game, request.user, at)
+    except ValueError:
+        return error_response(request, BadMove("Give the step as a whole number."), game_id)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    return render(request, "games/replay.html", {**step.board.as_dict(), "step": step, "replaying": True})

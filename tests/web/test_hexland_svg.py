@@ -559,3 +559,20 @@ def test_a_position_whose_board_cannot_be_drawn_is_never_stored(client, hexland_
     response = client.post(reverse("game_move", args=[game.pk]), {"version": game.version, "move": json.dumps(move)})
     assert response.status_code == 400
     assert not MoveEvent.objects.filter(game=game).exists()
+
+
+def test_the_end_shows_each_players_points_broken_down_and_the_dice(by_phase):
+    state = by_phase["over"][-1]
+    html = page(state, None)
+    view = H.view(state, None)
+    assert "Final scores" in html and "winner" in html
+    from games.hexland.templatetags.hexland_boards import hexland_final
+
+    final = hexland_final(view)
+    for row in final["rows"]:
+        player = view["players"][row["seat"]]
+        assert row["settlements"] + 2 * row["cities"] + row["longest_road"] + row["largest_army"] + row["vp_cards"] == row["total"]
+        assert row["total"] == player["total_vp"]
+    rolls = sum(1 for line in view["log"] if " rolled " in line) if len(view["log"]) == view["log_length"] else final["rolls"]
+    assert final["rolls"] == rolls and sum(d["count"] for d in final["dice"]) == final["rolls"]
+    assert hexland_final(H.view(by_phase["main"][-1], None)) is None

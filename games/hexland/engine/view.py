@@ -101,6 +101,7 @@ def view(s: State, seat=None, log_tail: int | None = None) -> dict:
         "setup_node": s.last_node if s.last_node != -1 else None,
         "winner": None if s.winner == -1 else s.winner,
         "log_length": s.log_len,
+        "roll_counts": roll_counts(s) if over else None,
         "log": render_log(s, seat, log_tail),
     }
     if s.phase == TRADE:
@@ -121,6 +122,18 @@ def view(s: State, seat=None, log_tail: int | None = None) -> dict:
     else:
         v["legal_moves"] = []
     return v
+
+
+def roll_counts(s: State) -> dict:
+    """How often each total from 2 to 12 was rolled (public: every roll is announced)."""
+    counts = dict.fromkeys(range(2, 13), 0)
+    node = s.log
+    while node is not None:
+        event = node[0]
+        if event[0] == "roll":
+            counts[event[2] + event[3]] += 1
+        node = node[1]
+    return {str(total): n for total, n in counts.items()}
 
 
 # == the log in words =======================================================================

@@ -163,3 +163,25 @@ def hexland_panel(view: Mapping) -> dict:
         "spectator": view.get("seat") is None,
         "over": view.get("phase") == "over",
     }
+
+
+@register.simple_tag
+def hexland_final(view: Mapping) -> dict | None:
+    """The end of a game: each player's points broken down, and how the dice fell."""
+    if view.get("phase") != "over":
+        return None
+    rows = []
+    for p in view.get("players") or []:
+        seat = p["seat"]
+        settlements = sum(1 for b in view["buildings"] if b["seat"] == seat and b["kind"] == "settlement")
+        cities = sum(1 for b in view["buildings"] if b["seat"] == seat and b["kind"] == "city")
+        rows.append({"seat": seat, "name": p["name"], "settlements": settlements, "cities": cities,
+                     "longest_road": 2 if p["longest_road"] else 0, "largest_army": 2 if p["largest_army"] else 0,
+                     "vp_cards": p.get("vp_cards", 0), "total": p.get("total_vp", p["vp"]),
+                     "winner": view.get("winner") == seat})
+    rows.sort(key=lambda row: (-row["winner"], -row["total"], row["seat"]))
+    counts = {int(k): v for k, v in (view.get("roll_counts") or {}).items()}
+    most = max(counts.values(), default=0) or 1
+    dice = [{"total": total, "count": counts.get(total, 0), "percent": round(100 * counts.get(total, 0) / most)}
+            for total in range(2, 13)]
+    return {"rows": rows, "dice": dice, "rolls": sum(counts.values())}

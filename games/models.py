@@ -60,6 +60,8 @@ class Game(models.Model):
     analysis = models.JSONField(null=True, blank=True)
     # The running clock's key and an interrupted clock's time (games.services.clocks).
     clock = models.JSONField(default=dict, blank=True)
+    # The finished game this one replays with the same seats and settings ("rematch").
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch")
     # Counts changes that are not moves (seats taken or freed, settings): open pages refresh.
     revision = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)

@@ -86,3 +86,15 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 def take_back(request: HttpRequest, game_id: int) -> HttpResponse:
     return _act(request, game_id, lambda: services.take_seat_back(game_id=game_id, user=request.user),
                 "Welcome back: your seat is yours again.")
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        selectors.game_for_viewer(game_id, request.user)
+        game = services.rematch(game_id=game_id, user=request.user)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    messages.success(request, "The rematch is open: the other players are invited from the old game's page.")
+    return redirect("game_detail", game_id=game.pk)

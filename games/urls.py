@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:game_id>/cancel/", seat_views.cancel, name="game_cancel"),
     path("<int:game_id>/resign/", seat_views.resign, name="game_resign"),
     path("<int:game_id>/back/", seat_views.take_back, name="game_take_back"),
+    path("<int:game_id>/rematch/", seat_views.rematch, name="game_rematch"),
     path("<int:game_id>/undo/", views.game_undo, name="game_undo"),
     path("<int:game_id>/hint/", views.game_hint, name="game_hint"),
     path("<int:game_id>/chat/", chat_views.game_chat, name="game_chat"),

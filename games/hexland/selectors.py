@@ -1,10 +1,12 @@
 """Hexland's reads: the lobby."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Count, Q, QuerySet
 
 from games.hexland.engine import KIND
-from games.models import Game
+from games.models import Game, Seat
 
 
 def open_rooms() -> QuerySet[Game]:
@@ -20,3 +22,24 @@ def rooms_of(user) -> QuerySet[Game]:
     """The rooms the user sits in that are not over."""
     return (Game.objects.filter(kind=KIND, seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
             .select_related("created_by").order_by("-created_at"))
+
+
+@dataclass(frozen=True)
+class HexlandStats:
+    games: int
+    wins: int
+    average_points: float | None
+    best_points: int | None
+    recent: list
+
+
+def player_stats(user) -> HexlandStats:
+    """A player's finished Hexland games: played, won, points."""
+    seats = list(Seat.objects.filter(user=user, game__kind=KIND, game__status=Game.Status.FINISHED)
+                 .select_related("game").order_by("-game__finished_at"))
+    points = [seat.game.result["scores"][seat.index] for seat in seats if seat.game.result]
+    wins = sum(1 for seat in seats if seat.game.result and seat.game.result.get("winner") == seat.index)
+    return HexlandStats(games=len(seats), wins=wins,
+                        average_points=sum(points) / len(points) if points else None,
+                        best_points=max(points) if points else None,
+                        recent=[seat.game for seat in seats[:10]])

@@ -1,5 +1,5 @@
 """Hexland on the site: what the platform asks of this game."""
-from games.hexland import forms, services, svg
+from games.hexland import forms, selectors, services, svg
 from games.hexland.templatetags.hexland_boards import hexland_panel
 from games.sites import GameSite
 
@@ -23,4 +23,5 @@ SITE = GameSite(
     parse_form=forms.parse_move_form,
     config_at_start=services.config_at_start,
     settings_form=forms.SettingsForm,
+    profile_sections=(("hexland/_stats.html", selectors.player_stats),),
 )

@@ -14,7 +14,7 @@ from games.services.ai_sweep import sweep_owed_ai_moves
 from games.services.after_game import game_finished, notify_progress, send_due_reminders
 from games.services.clocks import is_correspondence, pause_clock, resume_clock, set_clock
 from games.services.lifecycle import (
-    cancel_game, create_game, join_game, leave_game, set_seat, start_game, update_settings,
+    cancel_game, create_game, join_game, leave_game, rematch, set_seat, start_game, update_settings,
 )
 from games.services.moves import (
     Applied, Progress, apply_timeouts, lock_game, play_ai_move, resign_game, schedule_ai_moves, submit_move,
@@ -23,6 +23,6 @@ from games.services.moves import (
 
 __all__ = [
     "Applied", "Progress", "apply_timeouts", "cancel_game", "create_game", "game_finished", "is_correspondence", "join_game", "leave_game",
-    "lock_game", "notify_progress", "pause_clock", "play_ai_move", "resign_game", "resume_clock", "schedule_ai_moves",
+    "lock_game", "notify_progress", "pause_clock", "play_ai_move", "rematch", "resign_game", "resume_clock", "schedule_ai_moves",
     "send_due_reminders", "set_clock", "set_seat", "sweep_owed_ai_moves", "start_game", "submit_move", "sweep_deadlines", "take_seat_back", "undo_last_move", "update_settings",
 ]

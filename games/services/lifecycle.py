@@ -226,3 +226,46 @@ def cancel_game(*, game_id: int, by_user) -> Game:
 
 def _announce(game: Game) -> None:
     realtime.announce_version(game.pk, game.version)
+
+
+def rematch(*, game_id: int, user) -> Game:
+    """A new game with the finished one's settings and seats: its AI seats keep their levels,
+    the asking player takes their old seat, the other players' seats wait for them (they are
+    told on the old game's page). One rematch per game: a second asker joins the first's."""
+    with transaction.atomic():
+        old = lock_game(game_id)
+        if old.status != Game.Status.FINISHED:
+            raise GameNotActive("A rematch can be asked once the game is over.")
+        seats = list(old.seats.order_by("index"))
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is None:
+            raise NotYourSeat("Only the players of this game can ask for a rematch.")
+        existing = Game.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
+        if existing is not None:
+            game = lock_game(existing)  # Games by id: the old one first
+            if game.status == Game.Status.OPEN and not game.seats.filter(user=user).exists():
+                _take_seat(game, user, mine.index)
+            return game
+        config = {key: value for key, value in old.config.items() if key not in ("names", "order")}
+        game = create_game(kind=old.kind, config=config, created_by=user, title=old.title, visibility=old.visibility,
+                           turn_seconds=old.turn_seconds, join=False,
+                           ai_seats={seat.index: seat.ai_level for seat in seats if seat.ai_level})
+        game.rematch_of = old
+        game.save(update_fields=["rematch_of"])
+        _take_seat(game, user, mine.index)
+        transaction.on_commit(lambda: _announce(old))
+    return game
+
+
+def _take_seat(game: Game, user, index: int) -> None:
+    """Sit at seat ``index`` if it is free, else at the first free one."""
+    seat = game.seats.select_for_update().filter(index=index, user__isnull=True, ai_level="").first()
+    if seat is None:
+        seat = game.seats.select_for_update().filter(user__isnull=True, ai_level="").order_by("index").first()
+    if seat is None:
+        raise GameNotActive("The rematch is full.")
+    seat.user = user
+    seat.save(update_fields=["user"])
+    game.touch()
+    if not game.seats.filter(user__isnull=True, ai_level="").exists():
+        _start_locked(game)  # full: it starts by itself, as a joined game does

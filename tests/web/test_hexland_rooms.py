@@ -86,3 +86,15 @@ def test_a_guest_may_leave_and_the_host_may_cancel(client, make_user):
     assert client.post(reverse("game_leave", args=[room.pk])).status_code == 400
     assert client.post(reverse("game_cancel", args=[room.pk])).status_code == 302
     assert Game.objects.get(pk=room.pk).status == "cancelled"
+
+
+def test_the_profile_shows_hexland_statistics(client, make_user):
+    from games import services
+
+    ana, bo = make_user("ana"), make_user("bo")
+    client.force_login(ana)
+    assert "No finished Hexland game yet" in client.get(reverse("profile")).content.decode()
+    game = services.create_game(kind="hexland", config={"players": 2}, created_by=ana, players=[ana, bo], join=False)
+    Game.objects.filter(pk=game.pk).update(status="finished", result={"winner": 0, "scores": [10, 7], "ranks": [1, 2]})
+    page = client.get(reverse("player", args=["bo"])).content.decode()
+    assert "<dt>Games</dt><dd>1</dd>" in page and "<dt>Wins</dt><dd>0</dd>" in page and "<dt>Best</dt><dd>7</dd>" in page

@@ -53,3 +53,31 @@ def test_a_hextension_replay_shows_the_viewer_only_their_own_submissions(client,
     client.force_login(ana)
     own = client.get(reverse("game_replay", args=[game.pk]), {"at": 1}).context["view"]
     assert own["seat"] == 0 and own["pending"] == first.payload["placements"]  # her own, to her
+
+
+def test_a_rematch_keeps_the_settings_and_seats_and_the_others_join_it(client, make_user):
+    ana, bo, eve = make_user("ana"), make_user("bo"), make_user("eve")
+    game = services.create_game(kind="toy", config={"players": 3, "target": 3}, created_by=ana,
+                                players=[ana, bo], ai_seats={2: "easy"}, join=False)
+    services.start_game(game_id=game.pk)
+    for n, user in enumerate([ana, bo]):
+        services.submit_move(game_id=game.pk, user=user, move={"type": "add", "n": 1 if n == 0 else 2},
+                             expected_version=n)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    client.force_login(eve)
+    assert client.post(reverse("game_rematch", args=[game.pk])).status_code == 403
+    client.force_login(bo)
+    assert "Rematch with the same seats" in client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    response = client.post(reverse("game_rematch", args=[game.pk]))
+    rematch = Game.objects.get(rematch_of=game)
+    assert response["Location"] == reverse("game_detail", args=[rematch.pk])
+    assert rematch.config == {"players": 3, "target": 3} and rematch.status == Game.Status.OPEN
+    assert [(s.index, s.user_id, s.ai_level) for s in rematch.seats.order_by("index")] == [
+        (0, None, ""), (1, bo.pk, ""), (2, None, "easy")]
+    client.force_login(ana)
+    assert "Join the rematch" in client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    client.post(reverse("game_rematch", args=[game.pk]))
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.ACTIVE and rematch.seats.get(index=0).user == ana
+    assert Game.objects.filter(rematch_of=game).count() == 1

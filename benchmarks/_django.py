@@ -26,6 +26,10 @@ def benchmark_database():
     try:
         yield name
     finally:
+        # Threads that served sockets keep their own connections: end them first.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
         connection.creation.destroy_test_db(name, verbosity=0)
 
 

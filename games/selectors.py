@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from games import state_store
 from games.errors import GameNotFound, NotYourSeat
-from games.models import Game, Rating, RatingChange, Seat
+from games.models import Game, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
 
 
@@ -69,6 +69,28 @@ def board_context(game: Game, user) -> BoardContext:
         view = get_site(game.kind).engine.view(state_store.load(game), seat)
     your_move = game.status == Game.Status.ACTIVE and seat is not None and seat in game.awaiting
     return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()))
+
+
+def turn_token(game: Game) -> str:
+    """Changes whenever a board must be drawn again as a whole: a new turn or round, the status,
+    the clock, the hindsight figures. Unlike ``Game.board_token`` it ignores moves within a turn."""
+    deadline = int(game.deadline_at.timestamp()) if game.deadline_at else 0
+    return f"{game.turn_started_version}.{game.status}.{deadline}.{int(bool(game.analysis))}"
+
+
+def only_others_moved_since(game: Game, user, version: int) -> bool:
+    """Were all events after ``version`` made by seats other than ``user``'s? (Their own seat's
+    move, from another tab, changes what their board shows of their own hand.)"""
+    own = [seat.index for seat in game.seats.all() if user is not None and seat.user_id == user.pk]
+    events = MoveEvent.objects.filter(game=game, seq__gt=version, seq__lte=game.version)
+    return not events.filter(Q(seat__in=own) | Q(seat__isnull=True)).exists()
+
+
+def turn_progress_context(game: Game) -> dict:
+    """The context of a site's ``turn_progress_template``: how far the current turn has come,
+    from the spectator's view, so it is the same for every watcher and holds no seat's secrets."""
+    view = get_site(game.kind).engine.view(state_store.load(game), None)
+    return {"game": game, "view": view, "seats": list(game.seats.all()), "seat": None}
 
 
 @dataclass

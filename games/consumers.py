@@ -41,20 +41,18 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
     the whole board otherwise (a new turn, a start, a pause, a new deadline, the end, the
     hindsight figures, or a move of this user's own seat, made in another tab).
     """
-    try:
-        game = selectors.game_for_viewer(game_id, user)
-    except GameError:
+    game = selectors.watched_game(game_id, user, since_version=sent.version if sent else None)
+    if game is None:
         return None, sent
     now = PushState.of(game)
     if sent is None:
         if page_token == game.board_token:
             return None, now
-        return board_html(game, user), now
-    if now == sent:
+    elif now == sent:
         return None, sent
-    if _progress_is_enough(game, user, sent, now):
+    elif _progress_is_enough(game, user, sent, now):
         return turn_progress_html(game), now
-    return board_html(game, user), now
+    return board_push(game_id, user)
 
 
 def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bool:
@@ -67,12 +65,17 @@ def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bo
         and game.status == Game.Status.ACTIVE
         and now.turn == sent.turn
         and now.version > sent.version
-        and selectors.only_others_moved_since(game, user, sent.version)
+        and game.only_others_moved
     )
 
 
-def board_html(game: Game, user) -> str:
-    return render_to_string("games/_board.html", selectors.board_context(game, user).as_dict())
+def board_push(game_id: int, user) -> tuple[str | None, PushState | None]:
+    """The whole board for ``user``, read afresh with its seats, and the state it shows."""
+    try:
+        game = selectors.game_for_viewer(game_id, user)
+    except GameError:
+        return None, None
+    return render_to_string("games/_board.html", selectors.board_context(game, user).as_dict()), PushState.of(game)
 
 
 # Every socket of a game is sent the same fragment for a version (it is drawn from the
@@ -141,11 +144,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _may_watch(self) -> bool:
-        try:
-            selectors.game_for_viewer(self.game_id, self.user)
-        except GameError:
-            return False
-        return True
+        return selectors.watched_game(self.game_id, self.user) is not None
 
     @database_sync_to_async
     def _push(self) -> tuple[str | None, PushState | None]:

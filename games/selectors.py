@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from games import state_store
 from games.errors import GameNotFound, NotYourSeat
@@ -19,6 +19,21 @@ def game_for_viewer(game_id: int, user) -> Game:
     if not can_watch(game, user):
         raise NotYourSeat("This game is private: only its players can see it.")
     return game
+
+
+def watched_game(game_id: int, user, since_version: int | None = None) -> Game | None:
+    """The game's row alone, without its seats, if ``user`` may watch it: what a socket reads on
+    every announcement before it knows whether there is anything to draw. With ``since_version``,
+    the same statement also tells whether every event after it was made by a seat other than
+    ``user``'s (``game.only_others_moved``): their own seat's move, made in another tab, changes
+    what their board shows of their own hand."""
+    games = Game.objects.filter(pk=game_id)
+    if since_version is not None:
+        own = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user=user).values("index") if user and user.is_authenticated else []
+        events = MoveEvent.objects.filter(game=OuterRef("pk"), seq__gt=since_version, seq__lte=OuterRef("version"))
+        games = games.annotate(only_others_moved=~Exists(events.filter(Q(seat__in=own) | Q(seat__isnull=True))))
+    game = games.first()
+    return game if game is not None and can_watch(game, user) else None
 
 
 def plays_in(game: Game, user) -> bool:
@@ -78,19 +93,11 @@ def turn_token(game: Game) -> str:
     return f"{game.turn_started_version}.{game.status}.{deadline}.{int(bool(game.analysis))}"
 
 
-def only_others_moved_since(game: Game, user, version: int) -> bool:
-    """Were all events after ``version`` made by seats other than ``user``'s? (Their own seat's
-    move, from another tab, changes what their board shows of their own hand.)"""
-    own = [seat.index for seat in game.seats.all() if user is not None and seat.user_id == user.pk]
-    events = MoveEvent.objects.filter(game=game, seq__gt=version, seq__lte=game.version)
-    return not events.filter(Q(seat__in=own) | Q(seat__isnull=True)).exists()
-
-
 def turn_progress_context(game: Game) -> dict:
     """The context of a site's ``turn_progress_template``: how far the current turn has come,
     from the spectator's view, so it is the same for every watcher and holds no seat's secrets."""
     view = get_site(game.kind).engine.view(state_store.load(game), None)
-    return {"game": game, "view": view, "seats": list(game.seats.all()), "seat": None}
+    return {"game": game, "view": view, "seats": list(game.seats.select_related("user")), "seat": None}
 
 
 @dataclass

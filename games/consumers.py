@@ -1,6 +1,9 @@
 """WebSocket edge: one consumer per open board, rendering its own user's view."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -10,17 +13,98 @@ from django.template.loader import render_to_string
 from games import realtime, selectors
 from games.errors import GameError
 from games.models import Game
+from games.sites import get_site
 
 CLOSE_NOT_ALLOWED = 4403
 
 
-class GameConsumer(AsyncWebsocketConsumer):
-    """Joins the game's group; on each announcement sends this user's board as HTML.
+@dataclass(frozen=True)
+class PushState:
+    """What a socket's page shows: the board drawn for one turn (``turn``, see
+    ``selectors.turn_token``), brought up to ``version`` by the pushes since."""
 
-    Announcements carry only a version number, a hint to look again: the socket sends a fresh
-    board whenever the game's ``board_token`` differs from the one it last sent. A socket that
-    (re)connects with the token of the board it shows (``?token=…``) is sent the current board
-    at once if anything changed since.
+    turn: str
+    version: int
+
+    @classmethod
+    def of(cls, game: Game) -> "PushState":
+        return cls(selectors.turn_token(game), game.version)
+
+
+def push_for(game_id: int, user, sent: PushState | None, page_token: str | None = None) -> tuple[str | None, PushState | None]:
+    """What a socket sends now, and what its page then shows: ``(html or None, state)``.
+
+    ``sent`` is None for a socket that has just connected; its page shows the board of
+    ``page_token`` (a ``Game.board_token``), and anything else gets it the whole board. Then:
+    nothing when nothing changed; the turn's progress fragment when the only news since the
+    page's board is other seats' moves within the same turn of a game whose seats act at once;
+    the whole board otherwise (a new turn, a start, a pause, a new deadline, the end, the
+    hindsight figures, or a move of this user's own seat, made in another tab).
+    """
+    game = selectors.watched_game(game_id, user, since_version=sent.version if sent else None)
+    if game is None:
+        return None, sent
+    now = PushState.of(game)
+    if sent is None:
+        if page_token == game.board_token:
+            return None, now
+    elif now == sent:
+        return None, sent
+    elif _progress_is_enough(game, user, sent, now):
+        return turn_progress_html(game), now
+    return board_push(game_id, user)
+
+
+def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bool:
+    # The form of a page whose board is from earlier in the round stays acceptable only where a
+    # version from the current round is current enough (services.moves._is_current).
+    site = get_site(game.kind)
+    return (
+        bool(site.turn_progress_template)
+        and site.engine.SIMULTANEOUS_TURNS
+        and game.status == Game.Status.ACTIVE
+        and now.turn == sent.turn
+        and now.version > sent.version
+        and game.only_others_moved
+    )
+
+
+def board_push(game_id: int, user) -> tuple[str | None, PushState | None]:
+    """The whole board for ``user``, read afresh with its seats, and the state it shows."""
+    try:
+        game = selectors.game_for_viewer(game_id, user)
+    except GameError:
+        return None, None
+    return render_to_string("games/_board.html", selectors.board_context(game, user).as_dict()), PushState.of(game)
+
+
+# Every socket of a game is sent the same fragment for a version (it is drawn from the
+# spectator's view), so a process draws it once: one render per submission, not one per watcher.
+_PROGRESS_CACHE_SIZE = 64
+_progress_cache: OrderedDict[tuple, str] = OrderedDict()
+_progress_lock = threading.Lock()
+
+
+def turn_progress_html(game: Game) -> str:
+    key = (game.pk, game.created_at, selectors.turn_token(game), game.version)  # as the state cache's key
+    with _progress_lock:
+        if key in _progress_cache:
+            _progress_cache.move_to_end(key)
+            return _progress_cache[key]
+    html = render_to_string(get_site(game.kind).turn_progress_template, selectors.turn_progress_context(game))
+    with _progress_lock:
+        _progress_cache[key] = html
+        while len(_progress_cache) > _PROGRESS_CACHE_SIZE:
+            _progress_cache.popitem(last=False)
+    return html
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """Joins the game's group; on each announcement sends this user what changed, as HTML.
+
+    Announcements carry only a version number, a hint to look again (see ``push_for``). A
+    socket that (re)connects with the token of the board it shows (``?token=…``) is sent the
+    current board at once if anything changed since. The database is the truth.
     """
 
     async def connect(self):
@@ -32,7 +116,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = realtime.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.sent_token = self._token_from_query()
+        self.sent: PushState | None = None
+        self.page_token = self._token_from_query()
         await self._catch_up()
 
     async def disconnect(self, code):
@@ -47,9 +132,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._catch_up()
 
     async def _catch_up(self):
-        html, token = await self._render_board_if_changed()
+        html, state = await self._push()
+        if state is not None:
+            self.sent = state
         if html is not None:
-            self.sent_token = token
             await self.send(text_data=html)
 
     def _token_from_query(self) -> str | None:
@@ -58,19 +144,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _may_watch(self) -> bool:
-        try:
-            selectors.game_for_viewer(self.game_id, self.user)
-        except GameError:
-            return False
-        return True
+        return selectors.watched_game(self.game_id, self.user) is not None
 
     @database_sync_to_async
-    def _render_board_if_changed(self) -> tuple[str | None, str | None]:
-        try:
-            game: Game = selectors.game_for_viewer(self.game_id, self.user)
-        except GameError:
-            return None, None
-        if game.board_token == self.sent_token:
-            return None, None
-        context = selectors.board_context(game, self.user).as_dict()
-        return render_to_string("games/_board.html", context), game.board_token
+    def _push(self) -> tuple[str | None, PushState | None]:
+        return push_for(self.game_id, self.user, self.sent, self.page_token)

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from games import state_store
 from games.errors import GameNotFound, NotYourSeat
-from games.models import ChatMessage, Game, Rating, RatingChange, Seat
+from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
 
 
@@ -19,6 +19,21 @@ def game_for_viewer(game_id: int, user) -> Game:
     if not can_watch(game, user):
         raise NotYourSeat("This game is private: only its players can see it.")
     return game
+
+
+def watched_game(game_id: int, user, since_version: int | None = None) -> Game | None:
+    """The game's row alone, without its seats, if ``user`` may watch it: what a socket reads on
+    every announcement before it knows whether there is anything to draw. With ``since_version``,
+    the same statement also tells whether every event after it was made by a seat other than
+    ``user``'s (``game.only_others_moved``): their own seat's move, made in another tab, changes
+    what their board shows of their own hand."""
+    games = Game.objects.filter(pk=game_id)
+    if since_version is not None:
+        own = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user=user).values("index") if user and user.is_authenticated else []
+        events = MoveEvent.objects.filter(game=OuterRef("pk"), seq__gt=since_version, seq__lte=OuterRef("version"))
+        games = games.annotate(only_others_moved=~Exists(events.filter(Q(seat__in=own) | Q(seat__isnull=True))))
+    game = games.first()
+    return game if game is not None and can_watch(game, user) else None
 
 
 def plays_in(game: Game, user) -> bool:
@@ -84,6 +99,20 @@ def board_context(game: Game, user) -> BoardContext:
         view = get_site(game.kind).engine.view(state_store.load(game), seat)
     your_move = game.status == Game.Status.ACTIVE and seat is not None and seat in game.awaiting
     return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()))
+
+
+def turn_token(game: Game) -> str:
+    """Changes whenever a board must be drawn again as a whole: a new turn or round, the status,
+    the clock, the hindsight figures. Unlike ``Game.board_token`` it ignores moves within a turn."""
+    deadline = int(game.deadline_at.timestamp()) if game.deadline_at else 0
+    return f"{game.turn_started_version}.{game.status}.{deadline}.{int(bool(game.analysis))}.{game.revision}"
+
+
+def turn_progress_context(game: Game) -> dict:
+    """The context of a site's ``turn_progress_template``: how far the current turn has come,
+    from the spectator's view, so it is the same for every watcher and holds no seat's secrets."""
+    view = get_site(game.kind).engine.view(state_store.load(game), None)
+    return {"game": game, "view": view, "seats": list(game.seats.select_related("user")), "seat": None}
 
 
 @dataclass

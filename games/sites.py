@@ -30,6 +30,10 @@ class GameSite:
     engine_path: str  # dotted path of the engine package
     # The page: the template that draws the board (from the context of selectors.board_context).
     board_template: str = "games/generic_board.html"
+    # Within a turn of a game whose seats act at once: the part of the board that other seats'
+    # moves change ("who has moved"), as elements with stable ids and ``hx-swap-oob``, drawn from
+    # the spectator's view. Sockets then send only this, not the board. "": always the board.
+    turn_progress_template: str = ""
     # A submitted form -> a move dict (the JSON ``move`` field always works too).
     parse_form: Callable[["QueryDict"], dict] | None = None
     # Finished games change players' site-wide ratings.

@@ -196,7 +196,10 @@ CACHES = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "hexsite")},
+        # A socket waits on Redis with 5 s blocking pops; redis-py's own read timeout (5 s by
+        # default in redis-py 8) must be longer, or every idle socket's consumer dies at 5 s.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                   "prefix": os.environ.get("CHANNELS_PREFIX", "hexsite")},
     }
 }
 

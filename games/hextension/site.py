@@ -11,6 +11,7 @@ SITE = GameSite(
     kind="hextension",
     engine_path="games.hextension.engine",
     board_template="hextension/board.html",
+    turn_progress_template="hextension/turn_progress.html",
     parse_form=forms.parse_placement,
     rated=True,
     after_game=(services.analyse_game,),

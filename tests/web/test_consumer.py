@@ -111,3 +111,23 @@ def test_a_player_waiting_on_an_open_game_sees_it_start(make_user):
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_socket_left_idle_longer_than_a_blocking_read_still_gets_pushes(make_user):
+    """The consumer waits on Redis with blocking pops of 5 s; a read timeout of the Redis client
+    as short as that killed every socket left idle for 5 s."""
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+
+    async def scenario():
+        socket = communicator_for(game, bo, token=game.board_token)
+        assert (await socket.connect())[0]
+        await asyncio.sleep(7)  # longer than one blocking pop of the channel layer
+        await sync_to_async(services.submit_move)(
+            game_id=game.pk, user=ana, move={"type": "add", "n": 2}, expected_version=0
+        )
+        assert 'data-version="1"' in await socket.receive_from(timeout=5)
+        await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)

@@ -112,19 +112,33 @@ def tile_choices(view: Mapping) -> list[dict]:
     ]
 
 
+def round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
+    """Who has moved this round and who is awaited, among the seats still in, in seat order.
+    Only names and the ``moved`` flags: nothing of what anyone placed."""
+    names = _names(seats)
+    in_game = [seat_view for seat_view in view.get("seats", []) if not seat_view["out"]]
+    moved = [names.get(s["seat"], f"Seat {s['seat'] + 1}") for s in in_game if s["moved"]]
+    waiting = [names.get(s["seat"], f"Seat {s['seat'] + 1}") for s in in_game if not s["moved"]]
+    return {"moved": moved, "waiting": waiting, "in_game": len(in_game)}
+
+
+@register.simple_tag
+def hex_progress(view: Mapping, seats: Iterable[Any]) -> dict:
+    """The round's progress alone: what a push sends when only other seats have moved."""
+    return round_progress(view, seats)
+
+
 @register.simple_tag
 def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> dict:
     """Everything the Hextension board template derives from the view, in one place."""
     players = player_rows(view, seats, analysis)
     me = next((row for row in players if row["is_you"]), None)
-    in_game = [row for row in sorted(players, key=lambda row: row["seat"]) if not row["out"]]
     return {
         "players": players,
         "me": me,
         "can_place": bool(me and not me["out"] and not view.get("over")),
         "submitted": view.get("pending") is not None,
-        "moved": [row["name"] for row in in_game if row["moved"]],
-        "waiting": [row["name"] for row in in_game if not row["moved"]],
+        "progress": round_progress(view, seats),
         "history": round_history(view),
         "choices": tile_choices(view),
         "closed_rounds": bool(view.get("earlier")),

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import realtime, selectors
+from games import presence, realtime, selectors
 from games.errors import GameError
 from games.models import Game
 from games.sites import get_site
@@ -119,10 +119,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.sent: PushState | None = None
         self.page_token = self._token_from_query()
         await self._catch_up()
+        await self._presence_changed(arrived=True)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._presence_changed(arrived=False)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Any message from the client is a request to catch up.
@@ -130,6 +132,29 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_version(self, event):
         await self._catch_up()
+
+    async def game_chat(self, event):
+        """A chat message was posted or hidden: this user's chat, swapped by its id."""
+        html = await self._render_part("games/_chat.html", selectors.chat_context)
+        if html:
+            await self.send(text_data=html)
+
+    async def game_presence(self, event):
+        html = await self._render_part("games/_presence.html", lambda game, user: selectors.presence_context(game))
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _presence_changed(self, *, arrived: bool) -> None:
+        (presence.arrive if arrived else presence.leave)(self.game_id, self.user.pk)
+        realtime.announce_presence(self.game_id)
+
+    @database_sync_to_async
+    def _render_part(self, template: str, context_for) -> str | None:
+        game = selectors.watched_game(self.game_id, self.user)
+        if game is None:
+            return None
+        return render_to_string(template, context_for(game, self.user))
 
     async def _catch_up(self):
         html, state = await self._push()

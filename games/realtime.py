@@ -39,3 +39,9 @@ def announce_chat(game_id: int, message_id: int) -> None:
     """A chat message was posted or hidden: each socket sends its user the game's chat."""
     message = {"type": "game.chat", "message_id": message_id}
     asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())
+
+
+def announce_presence(game_id: int) -> None:
+    """Someone opened or closed the game's page: each socket refreshes who is connected."""
+    message = {"type": "game.presence"}
+    asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
-from games import state_store
+from games import presence, state_store
 from games.errors import GameNotFound, NotYourSeat
 from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
@@ -73,6 +73,7 @@ class BoardContext:
             "seats": self.seats,
             "analysis": self.game.analysis,
             "board_template": get_site(self.game.kind).board_template,
+            **presence_context(self.game),
             "your_seat": next((s for s in self.seats if s.index == self.seat), None),
             "may_resign": self.game.status == Game.Status.ACTIVE and bool(get_site(self.game.kind).standin_level),
             **(open_game_context(self.game) if self.game.status == Game.Status.OPEN else {}),
@@ -220,3 +221,10 @@ def replay_step(game: Game, user, at: int) -> ReplayStep:
     event = game.events.filter(seq=at).select_related("created_by").first() if at else None
     board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()))
     return ReplayStep(board=board, at=at, last=last, event=event)
+
+
+def presence_context(game: Game) -> dict:
+    """The game's seats, each marked connected or not (who has the game's page open)."""
+    seats = list(game.seats.select_related("user").order_by("index"))
+    online = presence.connected(game.pk, [seat.user_id for seat in seats])
+    return {"game": game, "presence": [{"seat": seat, "connected": seat.user_id in online} for seat in seats]}

@@ -41,9 +41,34 @@ def run_scenario(coroutine_function) -> None:
         raise errors[0]
 
 
-def communicator_for(game, user, token=None):
+def is_presence(message: str) -> bool:
+    return message.lstrip().startswith('<ul id="game-presence"')
+
+
+class BoardSocket(WebsocketCommunicator):
+    """A socket as the board sees it: who-is-connected fragments (sent whenever anyone opens or
+    closes the page) are skipped, so each test reads the pushes it is about."""
+
+    async def receive_from(self, timeout=1):
+        while True:
+            message = await super().receive_from(timeout)
+            if not is_presence(message):
+                return message
+
+    async def receive_nothing(self, timeout=0.1, interval=0.01):
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            left = end - loop.time()
+            if left <= 0 or await super().receive_nothing(left, interval):
+                return True
+            if not is_presence(await super().receive_from()):
+                return False
+
+
+def communicator_for(game, user, token=None, socket_class=BoardSocket):
     path = f"/ws/games/{game.pk}/" + (f"?token={token}" if token is not None else "")
-    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    communicator = socket_class(application, path, headers=[(b"origin", b"http://localhost")])
     communicator.scope["user"] = user
     return communicator
 

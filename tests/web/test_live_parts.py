@@ -1,0 +1,48 @@
+"""Live parts of a game page besides the board: who is connected, and the chat."""
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games.services import chat
+from tests.support.factories import toy_game
+from tests.web.test_consumer import close_db_connections, communicator_for, run_scenario
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_players_see_who_is_connected_and_chat_messages_live(make_user):
+    ana, bo, watcher = make_user("ana"), make_user("bo"), make_user("watcher")
+    game = toy_game(ana, bo)
+
+    async def scenario():
+        ana_socket = communicator_for(game, ana, token=game.board_token, socket_class=WebsocketCommunicator)
+        assert (await ana_socket.connect())[0]
+        first = await ana_socket.receive_from(timeout=5)
+        assert 'id="game-presence"' in first and "ana <span class=\"visually-hidden\">(connected)" in first
+        assert "bo <span class=\"visually-hidden\">(not connected)" in first
+        bo_socket = communicator_for(game, bo, token=game.board_token, socket_class=WebsocketCommunicator)
+        assert (await bo_socket.connect())[0]
+        seen = await ana_socket.receive_from(timeout=5)
+        assert "bo <span class=\"visually-hidden\">(connected)" in seen
+        await bo_socket.receive_from(timeout=5)  # bo's own arrival
+
+        spectator = communicator_for(game, watcher, token=game.board_token, socket_class=WebsocketCommunicator)
+        assert (await spectator.connect())[0]
+        for socket in (ana_socket, bo_socket, spectator):
+            await socket.receive_from(timeout=5)  # the spectator's arrival (the seats did not change)
+        await sync_to_async(chat.post_message)(game_id=game.pk, user=bo, text="<b>hello</b>")
+        to_ana, to_watcher = await ana_socket.receive_from(timeout=5), await spectator.receive_from(timeout=5)
+        for html in (to_ana, to_watcher):
+            assert 'id="game-chat"' in html and "&lt;b&gt;hello&lt;/b&gt;" in html
+        assert 'name="text"' in to_ana and 'name="text"' not in to_watcher  # players write, spectators read
+
+        await bo_socket.disconnect()
+        gone = await ana_socket.receive_from(timeout=5)
+        assert "bo <span class=\"visually-hidden\">(not connected)" in gone
+        for socket in (ana_socket, spectator):
+            await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)

@@ -93,7 +93,7 @@ def test_two_people_and_two_ai_play_a_room_to_the_end(live_server, browser, cele
     final = bo.locator("section.hl-final")
     assert "Final scores" in final.inner_text()
     winner = game.result["winner"]
-    assert final.locator("tr.hl-winner-row th").inner_text().startswith(game.config["names"][winner])
+    assert final.locator("tr.hl-final-first th").inner_text().startswith(game.config["names"][winner])
     bo.get_by_role("link", name="Replay it move by move").click()
     bo.get_by_role("link", name="Next").click()
     assert "After move <strong>1</strong>" in bo.content()

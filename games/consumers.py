@@ -70,16 +70,35 @@ def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bo
 
 
 def board_push(game_id: int, user) -> tuple[str | None, PushState | None]:
-    """The whole board for ``user``, read afresh with its seats, and the state it shows."""
+    """The whole board for ``user``, read afresh with its seats, and the state it shows.
+    Spectators of a game under way all see the same board: a process draws it once a version."""
     try:
         game = selectors.game_for_viewer(game_id, user)
     except GameError:
         return None, None
-    return render_to_string("games/_board.html", selectors.board_context(game, user).as_dict()), PushState.of(game)
+    context = selectors.board_context(game, user)
+    if context.seat is not None or game.status == Game.Status.OPEN:
+        return render_to_string("games/_board.html", context.as_dict()), PushState.of(game)
+    key = ("spectator", game.pk, game.created_at, game.board_token)
+    return _drawn_once(key, lambda: render_to_string("games/_board.html", context.as_dict())), PushState.of(game)
+
+
+def _drawn_once(key: tuple, draw) -> str:
+    with _progress_lock:
+        if key in _progress_cache:
+            _progress_cache.move_to_end(key)
+            return _progress_cache[key]
+    html = draw()
+    with _progress_lock:
+        _progress_cache[key] = html
+        while len(_progress_cache) > _PROGRESS_CACHE_SIZE:
+            _progress_cache.popitem(last=False)
+    return html
 
 
 # Every socket of a game is sent the same fragment for a version (it is drawn from the
-# spectator's view), so a process draws it once: one render per submission, not one per watcher.
+# spectator's view), and every spectator the same board, so a process draws each once: one
+# render per submission, not one per watcher.
 _PROGRESS_CACHE_SIZE = 64
 _progress_cache: OrderedDict[tuple, str] = OrderedDict()
 _progress_lock = threading.Lock()
@@ -87,16 +106,8 @@ _progress_lock = threading.Lock()
 
 def turn_progress_html(game: Game) -> str:
     key = (game.pk, game.created_at, selectors.turn_token(game), game.version)  # as the state cache's key
-    with _progress_lock:
-        if key in _progress_cache:
-            _progress_cache.move_to_end(key)
-            return _progress_cache[key]
-    html = render_to_string(get_site(game.kind).turn_progress_template, selectors.turn_progress_context(game))
-    with _progress_lock:
-        _progress_cache[key] = html
-        while len(_progress_cache) > _PROGRESS_CACHE_SIZE:
-            _progress_cache.popitem(last=False)
-    return html
+    return _drawn_once(key, lambda: render_to_string(get_site(game.kind).turn_progress_template,
+                                                     selectors.turn_progress_context(game)))
 
 
 class GameConsumer(AsyncWebsocketConsumer):

@@ -63,9 +63,11 @@ class BoardContext:
     view: dict
     your_move: bool
     seats: list[Seat] = field(default_factory=list)
+    viewer: object = None
 
     def as_dict(self) -> dict:
         return {
+            "user": self.viewer,  # pages have it from the request; socket pushes from here
             "game": self.game,
             "seat": self.seat,
             "view": self.view,
@@ -99,7 +101,8 @@ def board_context(game: Game, user) -> BoardContext:
     if game.status != Game.Status.OPEN:
         view = get_site(game.kind).engine.view(state_store.load(game), seat)
     your_move = game.status == Game.Status.ACTIVE and seat is not None and seat in game.awaiting
-    return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()))
+    return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()),
+                        viewer=user)
 
 
 def turn_token(game: Game) -> str:

@@ -108,8 +108,11 @@ def scenario() -> None:
     submit(game.pk, users, 0, rng)
     print("one submission within a round (seat 0 moves):")
     before = report("before: the whole board to every socket", measure(lambda i: old_push(game.pk, users[i])))
-    after = report("after: the moved fragment (seat 0's own socket: the whole board)",
-                   measure(lambda i: new_push(game.pk, users[i], sent)))
+    rows = measure(lambda i: new_push(game.pk, users[i], sent))
+    after = report("after: the moved fragment (seat 0's own socket: the whole board)", rows)
+    fragments = rows[1:]
+    print(f"    of which the {len(fragments)} fragments: {sum(r[0] for r in fragments) / 1024:.1f} KiB, "
+          f"{sum(r[1] for r in fragments):.1f} ms (the first draws it, the others reuse it)")
     print(f"    => {before[0] / after[0]:.0f}x fewer bytes, {before[1] / after[1]:.0f}x less render time per submission")
 
     # The submission that closes the round: a new round, every socket gets the board.

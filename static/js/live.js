@@ -40,4 +40,18 @@
   document.addEventListener("htmx:wsClose", function () { status("Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { status("Reconnecting…"); });
   document.addEventListener("htmx:wsOpen", function () { status(""); });
+
+  // The socket may replace #game-board while a request from it is on its way (the board of the
+  // user's own move often comes first). The answer's target is then off the page: drop it. The
+  // page already shows a board at least as new (a user's own move always gets them a pushed
+  // board), and swapping into the lost target let htmx's hx-preserve move the live form into
+  // the discarded answer: the form vanished, leaving "You have submitted". htmx announces the
+  // swap on the old target itself, where no document listener hears it: listen there.
+  function dropIfGone(event) {
+    if (!event.detail.target.isConnected) event.detail.shouldSwap = false;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    if (target) target.addEventListener("htmx:beforeSwap", dropIfGone);  // added once per element
+  });
 })();

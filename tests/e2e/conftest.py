@@ -41,3 +41,40 @@ def page(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+def _asgi_application():
+    from hexsite.asgi import application
+
+    return application
+
+
+@pytest.fixture
+def asgi_live_server(transactional_db):
+    """The whole site served by Daphne (HTTP and the game sockets, unlike ``live_server``) in a
+    child process on the test database; yields its base URL."""
+    from daphne.testing import DaphneProcess
+
+    from tests.conftest import _close_other_connections
+
+    server = DaphneProcess("localhost", _asgi_application)
+    server.daemon = True  # ends with the test run
+    server.start()
+    while not server.ready.wait(timeout=1):
+        if not server.is_alive():
+            pytest.fail("The Daphne test server stopped before it was ready.")
+    yield f"http://localhost:{server.port.value}"
+    server.terminate()
+    server.join()
+    _close_other_connections()
+
+
+def log_in(context, base_url: str, user) -> None:
+    """Give a browser context the session of ``user`` (no need to go through the log-in page)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base_url}])

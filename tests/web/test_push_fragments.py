@@ -3,19 +3,24 @@ moved (an out-of-band fragment); the submitter's own sockets, a new round and an
 clock or status get the whole board. Over the real Redis channel layer."""
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import services, state_store
 from games.consumers import PushState, push_for
 from games.hextension import engine as hextension
+from accounts.models import User
 from games.models import Game
 from tests.web.test_consumer import close_db_connections, communicator_for, run_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
+USER_NUMBERS = itertools.count()
 
 
 def three_player_game(ana, bo, cy) -> Game:
@@ -166,3 +171,44 @@ def test_a_watcher_whose_own_seat_moved_in_another_tab_gets_the_board_even_among
     assert is_board(html) and "You have submitted" in html
     html, _ = push_for(game.pk, cy, sent)
     assert html.lstrip().startswith('<div id="hx-progress"') and moved_names(html) == "ana, bo"
+
+
+def progress_of(html: str) -> str:
+    """The page's #hx-progress element, as a fresh board draws it (without the push's marker)."""
+    element = re.search(r'<div id="hx-progress".*?</div>', html, re.S).group(0)
+    return element.replace(' hx-swap-oob="true"', "")
+
+
+@settings(max_examples=12, deadline=None)
+@given(moves=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10_000)), min_size=1, max_size=9))
+def test_pages_fed_by_pushes_show_what_a_fresh_board_shows(moves):
+    """Any order of submissions and resubmissions: after each, every page (three players and a
+    spectator) that applies its pushes (a board replaces the page, a fragment its progress)
+    shows the same progress as a board drawn afresh, and no fragment names a placed cell."""
+    watchers = [User.objects.create(username=f"w{next(USER_NUMBERS)}") for _ in range(4)]
+    players = watchers[:3]
+    game = three_player_game(*players)
+    sent = {user.pk: PushState.of(game) for user in watchers}
+    shown = {user.pk: progress_of(push_for(game.pk, user, None)[0]) for user in watchers}
+    placed: set[str] = set()
+    for seat, choice in moves:
+        current = Game.objects.get(pk=game.pk)
+        if current.status != Game.Status.ACTIVE:
+            break
+        view = hextension.view(state_store.load(current), seat)
+        empty = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
+        cells = [empty[(choice + i) % len(empty)] for i in range(2)]
+        cells[1] = cells[1] if cells[1] != cells[0] else empty[(choice + 2) % len(empty)]
+        submit(game, players[seat], seat, cells)
+        placed.update(cells)
+        for user in watchers:
+            html, sent[user.pk] = push_for(game.pk, user, sent[user.pk])
+            if html is None:
+                continue
+            if is_board(html):
+                shown[user.pk] = progress_of(html) if 'id="hx-progress"' in html else ""
+            else:
+                assert not any(re.search(rf"\b{cell}\b", html) for cell in placed)
+                shown[user.pk] = progress_of(html)
+            fresh = push_for(game.pk, user, None)[0]
+            assert shown[user.pk] == (progress_of(fresh) if 'id="hx-progress"' in fresh else "")

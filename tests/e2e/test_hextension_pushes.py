@@ -1,0 +1,108 @@
+"""Hextension pages with their sockets live (served by Daphne): a watcher sees who has moved
+without losing a half-made choice, and a board pushed by the socket while a submission's answer
+is on its way never makes the form vanish."""
+import re
+
+import pytest
+
+from games import services, state_store
+from games.hextension import engine as hextension
+from games.models import Game
+from tests.e2e.conftest import log_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', () => { window.gameSocketOpen = true })"
+
+
+def two_player_game(ana, bo) -> Game:
+    game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 2},
+                                players=[ana, bo], turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def open_game(browser, base_url: str, user, game: Game):
+    """The game page of ``user``, once its socket is open."""
+    context = browser.new_context()
+    context.add_init_script(SOCKET_OPEN)
+    log_in(context, base_url, user)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base_url}/games/{game.pk}/")
+    page.wait_for_function("window.gameSocketOpen === true")
+    return page
+
+
+def choose_cell(page, tile_index: int, option_index: int) -> str:
+    select = page.locator("select.hx-select").nth(tile_index)
+    value = select.locator("option:not([value=''])").nth(option_index).get_attribute("value")
+    select.select_option(value)
+    return value
+
+
+def expect_answer(page) -> None:
+    """Call before submitting: ``request_answered(page)`` then waits until htmx has handled the
+    answer. Listened for on the form itself, which gets the event even once off the page."""
+    page.evaluate("() => { window.answered = false; document.querySelector('form.hx-form')"
+                  ".addEventListener('htmx:afterRequest', () => { window.answered = true }, {once: true}) }")
+
+
+def request_answered(page) -> None:
+    page.wait_for_function("window.answered === true")
+
+
+def test_a_watcher_sees_who_moved_and_keeps_a_half_made_choice(asgi_live_server, browser, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = two_player_game(ana, bo)
+    page = open_game(browser, asgi_live_server, bo, game)
+    first_cell = choose_cell(page, 0, 0)  # half-made: one tile of two has its cell
+
+    drawn = hextension.view(state_store.load(game), 0)["drawn"]
+    services.submit_move(game_id=game.pk, user=ana, expected_version=0,
+                         move={"type": "place", "placements": dict(zip(drawn, ["E1", "E2"]))})
+
+    progress = page.locator('#hx-progress[data-version="1"]')
+    progress.wait_for()
+    assert "Moved: ana." in progress.inner_text() and "1 of 2 have moved" in progress.inner_text()
+    # Only the progress was swapped: the board (and the choice being made on it) stayed.
+    assert page.locator("#game-board").get_attribute("data-version") == "0"
+    assert page.locator("select.hx-select").nth(0).input_value() == first_cell
+    assert "E1" not in progress.inner_text()
+
+    # Bo finishes with the form of his board from before Ana's move: it closes the round.
+    choose_cell(page, 1, 1)
+    expect_answer(page)
+    page.get_by_role("button", name="Submit round 1").click()
+    request_answered(page)
+    page.get_by_role("heading", name="Round 2 of 10").wait_for()
+    assert page.locator("form.hx-form").count() == 1
+
+
+def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submission(asgi_live_server, browser, make_user):
+    """The socket's board for the user's own move can arrive before the POST's answer. The answer
+    then targets a board no longer on the page; swapping it let htmx's hx-preserve move the live
+    form into the discarded answer, and the card kept only "You have submitted"."""
+    ana, bo = make_user("ana"), make_user("bo")
+    game = two_player_game(ana, bo)
+    page = open_game(browser, asgi_live_server, ana, game)
+    held = []
+    # The server handles the move at once; its answer reaches the page only when released.
+    page.route(re.compile(r"/games/\d+/move/$"), lambda route: held.append((route, route.fetch())))
+    choose_cell(page, 0, 0)
+    choose_cell(page, 1, 1)
+    expect_answer(page)
+    page.get_by_role("button", name="Submit round 1").click()
+
+    # The socket's board arrives first (the answer is held), with the submission in it.
+    page.locator(".hx-play .notice", has_text="You have submitted").wait_for()
+    assert len(held) == 1 and held[0][1].status == 200
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    request_answered(page)
+
+    assert page.locator("form.hx-form").count() == 1
+    assert page.locator("form.hx-form").is_visible()
+    assert page.locator("svg.hx-interactive").count() == 1
+    assert page.get_by_role("button", name="Submit round 1").is_visible()
+    assert Game.objects.get(pk=game.pk).version == 1

@@ -78,8 +78,9 @@ class Game(models.Model):
 
     @property
     def board_token(self) -> str:
-        """Changes whenever what a board shows may change: a move, the status, the clock,
-        the hindsight figures. Sockets compare it to know when to send a fresh board."""
+        """Changes whenever what a page shows may change: a move, the status, the clock, the
+        hindsight figures, a seat. A page's socket connects with it and catches up if it moved
+        on; within a connection the socket decides what to send (games.consumers.push_for)."""
         deadline = int(self.deadline_at.timestamp()) if self.deadline_at else 0
         return f"{self.version}.{self.status}.{deadline}.{int(bool(self.analysis))}.{self.revision}"
 

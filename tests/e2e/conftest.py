@@ -49,6 +49,25 @@ def _asgi_application():
     return application
 
 
+def _forget_the_parents_connections():
+    """In the forked server: the parent's database connections, psycopg's pool and channel
+    layers (bound to event loops of earlier socket tests) are not the child's to use, and
+    asgiref's one thread for sync code did not survive the fork (its executor would wait for it
+    for ever): the child makes its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from django.db import connections
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    for connection in connections.all(initialized_only=True):
+        connection.connection = None
+    DatabaseWrapper._connection_pools = {}
+    channel_layers.backends = {}
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
 @pytest.fixture
 def asgi_live_server(transactional_db):
     """The whole site served by Daphne (HTTP and the game sockets, unlike ``live_server``) in a
@@ -57,7 +76,7 @@ def asgi_live_server(transactional_db):
 
     from tests.conftest import _close_other_connections
 
-    server = DaphneProcess("localhost", _asgi_application)
+    server = DaphneProcess("localhost", _asgi_application, setup=_forget_the_parents_connections)
     server.daemon = True  # ends with the test run
     server.start()
     while not server.ready.wait(timeout=1):

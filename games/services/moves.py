@@ -261,11 +261,13 @@ def resign_game(*, game_id: int, user) -> Game:
         seat_index = _users_seat(game, user, None)
         _check_active(game)
         site = get_site(game.kind)
+        if not site.standin_level:
+            raise BadMove("This game has no resigning: its own rules play the turns you miss.")
         seat = game.seats.select_for_update().get(index=seat_index)
         if seat.resigned_at is not None:
             raise GameNotActive("You have already resigned from this game.")
         seat.resigned_at = timezone.now()
-        seat.standin_level = site.standin_level or site.engine.ai_levels()[0]
+        seat.standin_level = site.standin_level
         seat.save(update_fields=["resigned_at", "standin_level"])
         _seats_changed(game)
     return game

@@ -86,3 +86,14 @@ def test_a_resigned_player_is_played_on_by_the_ai_and_ranks_last(make_user):
     assert game.status == Game.Status.FINISHED
     assert game.result["ranks"][0] == 2 and game.result["ranks"][1] == 1 and game.result["resigned"] == [0]
     assert MoveEvent.objects.filter(game=game, seat=0, kind="ai").exists()
+
+
+def test_a_game_whose_rules_play_missed_turns_has_no_resigning(make_user):
+    from games.errors import BadMove
+    from tests.support.factories import toy_game
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    with pytest.raises(BadMove, match="no resigning"):
+        services.resign_game(game_id=game.pk, user=ana)
+    assert not Seat.objects.filter(game=game, resigned_at__isnull=False).exists()

@@ -25,7 +25,12 @@ async def close_db_connections():
 
 
 def run_scenario(coroutine_function) -> None:
-    """Run an async scenario on a loop of its own, in a thread of its own."""
+    """Run an async scenario on a loop of its own, in a thread of its own, with a channel layer
+    of its own: the layer's receive lock binds to the loop that first waited on it, and a
+    Daphne process has one loop for its life, but each scenario here has a new one."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
     errors: list[BaseException] = []
 
     def target():

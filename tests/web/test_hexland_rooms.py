@@ -98,3 +98,16 @@ def test_the_profile_shows_hexland_statistics(client, make_user):
     Game.objects.filter(pk=game.pk).update(status="finished", result={"winner": 0, "scores": [10, 7], "ranks": [1, 2]})
     page = client.get(reverse("player", args=["bo"])).content.decode()
     assert "<dt>Games</dt><dd>1</dd>" in page and "<dt>Wins</dt><dd>0</dd>" in page and "<dt>Best</dt><dd>7</dd>" in page
+
+
+def test_the_lobby_pages_its_rooms(client, make_user):
+    from games import services
+
+    host = make_user("host")
+    for n in range(26):
+        services.create_game(kind="hexland", config={"players": 2}, created_by=host, title=f"Room {n}")
+    client.force_login(make_user())
+    first = client.get(reverse("hexland_lobby")).content.decode()
+    assert "Page 1 of 2" in first and "Room 25" in first and "Room 0<" not in first
+    second = client.get(reverse("hexland_lobby"), {"page": 2}).content.decode()
+    assert "Page 2 of 2" in second and "Room 0<" in second and 'href="?page=1"' in second

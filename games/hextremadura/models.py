@@ -13,6 +13,10 @@ class DailyPuzzle(models.Model):
     date = models.DateField(unique=True)
     seed = models.BigIntegerField(default=new_secret_seed, editable=False)
     par = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The solver's score on this shuffle.")
+    par_proved = models.BooleanField(default=False, help_text="Whether the par is proved the best this shuffle allows.")
+    # The solver's placements: they reveal the shuffle, so they are shown only to a player who
+    # has finished this puzzle (``selectors.solver_game``).
+    par_moves = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         db_table = "games_dailypuzzle"
@@ -20,6 +24,18 @@ class DailyPuzzle(models.Model):
 
     def __str__(self) -> str:
         return f"Daily puzzle of {self.date:%d %B %Y}"
+
+
+class CasualPar(models.Model):
+    """The solver's par of a casual game's shuffle, computed by a task when the game starts."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="hextremadura_par")
+    par = models.PositiveSmallIntegerField(help_text="The solver's score on this shuffle.")
+    par_proved = models.BooleanField(default=False, help_text="Whether the par is proved the best this shuffle allows.")
+    par_moves = models.JSONField(default=list, blank=True, editable=False)  # shown once the game is over
+
+    def __str__(self) -> str:
+        return f"Par of game {self.game_id}: {self.par}"
 
 
 class DailyAttempt(models.Model):

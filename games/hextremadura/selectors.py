@@ -5,10 +5,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from games import state_store
-from games.errors import BadMove, GameNotActive
+from games.errors import BadMove, GameNotActive, GameNotFound
 from games.hextremadura import engine
 from games.hextremadura.engine import ai
-from games.hextremadura.models import DailyAttempt, DailyPuzzle
+from games.hextremadura.models import CasualPar, DailyAttempt, DailyPuzzle
 from games.models import Game
 from games.ranking import competition_ranks
 
@@ -91,3 +91,68 @@ def solo_stats(user) -> SoloStats:
         perfect=sum(1 for g in finished if g.result.get("perfect")),
         recent=list(finished.select_related("daily_attempt__puzzle")[:10]),
     )
+
+
+# -- the par and the solver's game ------------------------------------------------------------
+@dataclass(frozen=True)
+class ParInfo:
+    """A shuffle's par as the pages show it: ``score`` is None while the solver works."""
+
+    score: int | None
+    proved: bool
+    placements: int
+
+    @property
+    def label(self) -> str:
+        return "proved best" if self.proved else "best found"
+
+
+def _par_row(game: Game):
+    attempt = DailyAttempt.objects.filter(game=game).select_related("puzzle").first()
+    if attempt is not None:
+        return attempt.puzzle
+    return CasualPar.objects.filter(game=game).first()
+
+
+def par_info(row) -> ParInfo | None:
+    """The par of a daily puzzle or of a casual game's ``CasualPar`` row."""
+    if row is None:
+        return None
+    return ParInfo(row.par, bool(row.par_proved) and row.par is not None, len(row.par_moves or []))
+
+
+def par_of_game(game: Game) -> ParInfo | None:
+    """The par of a Hextremadura game's shuffle (daily or casual); None if it has none yet."""
+    if game.kind != engine.KIND:
+        return None
+    return par_info(_par_row(game))
+
+
+@dataclass(frozen=True)
+class SolverStep:
+    """The solver's game on a shuffle after its first ``at`` placements."""
+
+    game: Game
+    par: ParInfo
+    at: int
+    last: int
+    view: dict
+    move: dict | None  # the placement that led here
+    moves: list[dict]
+
+
+def solver_game(game: Game, at: int) -> SolverStep:
+    """The solver's game of ``game``'s shuffle, step by step. Its placements show the whole
+    shuffle, so only once the game is over (the caller checks who may watch the game)."""
+    if game.kind != engine.KIND:
+        raise GameNotFound("Only Hextremadura games have a par.")
+    if game.status != Game.Status.FINISHED:
+        raise GameNotActive("The solver's game is shown once yours is over.")
+    row = _par_row(game)
+    if row is None or row.par is None or not row.par_moves:
+        raise GameNotFound("The solver has not played this shuffle yet.")
+    moves = list(row.par_moves)
+    at = max(0, min(at, len(moves)))
+    state = engine.replay({}, game.seed, moves[:at])
+    return SolverStep(game=game, par=par_info(row), at=at, last=len(moves), view=engine.view(state),
+                      move=moves[at - 1] if at else None, moves=moves)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import jobs, services
 from games.errors import GameNotActive
-from games.hextremadura.engine import KIND, ai
-from games.hextremadura.models import DailyAttempt, DailyPuzzle
+from games.hextremadura.engine import KIND, solver
+from games.hextremadura.models import CasualPar, DailyAttempt, DailyPuzzle
 from games.models import Game
 
 
@@ -19,6 +20,7 @@ def start_casual_game(*, user) -> Game:
         game = services.create_game(kind=KIND, config={"players": 1, "undo": True}, created_by=user,
                                     visibility=Game.Visibility.PRIVATE)
         services.start_game(game_id=game.pk)
+        transaction.on_commit(lambda: jobs.enqueue("games.tasks.compute_casual_par", game.pk))
     return Game.objects.get(pk=game.pk)
 
 
@@ -50,11 +52,30 @@ def start_daily_game(*, user, day: dt.date | None = None) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def compute_par(puzzle_id: int) -> int | None:
-    """The solver's score on the puzzle's shuffle, stored once."""
+def par_budget_s() -> float:
+    """The solver's CPU budget per shuffle (seconds); most shuffles take one or two."""
+    return float(getattr(settings, "HEXTREMADURA_PAR_BUDGET_S", solver.DEFAULT_BUDGET_S))
+
+
+def compute_par(puzzle_id: int, budget_s: float | None = None) -> int | None:
+    """The new solver's par of the puzzle's shuffle, whether it is proved, and its game; stored
+    once (a second run finds the par set and does nothing)."""
     puzzle = DailyPuzzle.objects.filter(pk=puzzle_id, par__isnull=True).first()
     if puzzle is None:
         return None
-    score, _ = ai.solve({"players": 1}, puzzle.seed)
-    DailyPuzzle.objects.filter(pk=puzzle.pk, par__isnull=True).update(par=score)
-    return score
+    par = solver.solve(puzzle.seed, par_budget_s() if budget_s is None else budget_s)
+    DailyPuzzle.objects.filter(pk=puzzle.pk, par__isnull=True).update(
+        par=par.score, par_proved=par.proved, par_moves=par.moves)
+    return par.score
+
+
+def compute_casual_par(game_id: int, budget_s: float | None = None) -> int | None:
+    """The par of a casual game's shuffle, stored once beside the game."""
+    game = Game.objects.filter(pk=game_id, kind=KIND).first()
+    if game is None or CasualPar.objects.filter(game=game).exists() \
+            or DailyAttempt.objects.filter(game=game).exists():
+        return None
+    par = solver.solve(game.seed, par_budget_s() if budget_s is None else budget_s)
+    CasualPar.objects.get_or_create(game=game, defaults={
+        "par": par.score, "par_proved": par.proved, "par_moves": par.moves})
+    return par.score

@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import GameError, GameNotActive, GameNotFound
+from games import selectors as platform_selectors
+from games.errors import BadMove, GameError, GameNotActive, GameNotFound
 from games.hextremadura import selectors, services
 from games.views import error_response
 
@@ -21,6 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "today": services.today(),
         "puzzle": puzzle,
+        "par": selectors.par_info(puzzle),
         "attempt": selectors.daily_attempt(request.user, puzzle),
         "leaderboard": selectors.leaderboard(puzzle, limit=10),
         "stats": selectors.solo_stats(request.user),
@@ -60,5 +62,20 @@ def daily_leaderboard(request: HttpRequest, date: str) -> HttpResponse:
     if puzzle is None:
         return error_response(request, GameNotFound("There was no puzzle that day."))
     return render(request, "hextremadura/leaderboard.html",
-                  {"puzzle": puzzle, "rows": selectors.leaderboard(puzzle),
+                  {"puzzle": puzzle, "rows": selectors.leaderboard(puzzle), "par": selectors.par_info(puzzle),
                    "attempt": selectors.daily_attempt(request.user, puzzle)})
+
+
+@login_required
+@require_GET
+def solver_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The solver's game on a finished game's shuffle, placement by placement (``?at=N``)."""
+    try:
+        game = platform_selectors.game_for_viewer(game_id, request.user)
+        at = int(request.GET.get("at", 0))
+        step = selectors.solver_game(game, at)
+    except ValueError:
+        return error_response(request, BadMove("Give the step as a whole number."), game_id)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    return render(request, "hextremadura/solver_game.html", {"step": step, "game": game, "par": step.par})

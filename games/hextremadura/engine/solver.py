@@ -292,13 +292,15 @@ def find(root: State, budget_s: float, table: _Table | None = None, seed: int = 
     last_cost = None
     for i, width in enumerate(WIDTHS):
         now = time.process_time()
-        if now > deadline:
+        if now > deadline and passes:
             break
         if last_cost is not None and now + last_cost * 1.2 > deadline and passes:
             break  # the next, wider pass would not end in time
         rng = random.Random(f"{seed}:{i}") if i else None
         t0 = time.process_time()
-        got = _beam_pass(root, width, max(best_score + 1, 0) if best_score >= 0 else stop_at, table, rng, deadline)
+        # the first pass always ends (a par needs a game), the others only within the budget
+        got = _beam_pass(root, width, max(best_score + 1, 0) if best_score >= 0 else stop_at, table, rng,
+                         deadline if passes else float("inf"))
         if got is None:
             break
         cost = time.process_time() - t0

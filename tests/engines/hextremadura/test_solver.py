@@ -133,4 +133,4 @@ def test_solve_keeps_to_its_budget_and_says_whether_it_proved():
     assert 0 <= par.score <= par.bound <= MAX_SCORE
     assert par.proved == (par.score == par.bound)
     assert hx.result(hx.replay({}, 0, par.moves))["score"] == par.score
-    assert par.seconds < 1.0 + 3.0  # one beam pass may run over a little; never far
+    assert par.seconds < 1.0 + 5.0  # the first, narrowest pass always ends; no wider one starts late

@@ -55,18 +55,14 @@ _OBJECTIVES = {tid: TILES[tid].faces[BACK].objective for tid in TERRAIN_TILE_IDS
 # ==========================================================================================
 # Upper bound
 # ==========================================================================================
-def _permanent_board(board: Board) -> tuple[Board, list[int]]:
-    """The map without its front-up tiles (river and back-up tiles never leave), and for
-    each of the map's slots its slot there (-1 for a front)."""
+def _permanent_board(board: Board, stuck: set[int] = frozenset()) -> Board:
+    """The map without its front-up tiles (river and back-up tiles never leave), but with the
+    fronts in ``stuck`` (slots of fronts that can never be explored, so never leave)."""
     perm = Board()
-    slot_map = []
-    for p in board.slots:
-        if p.face == FRONT:
-            slot_map.append(-1)
-        else:
-            slot_map.append(len(perm.slots))
+    for slot, p in enumerate(board.slots):
+        if p.face != FRONT or slot in stuck:
             perm.place(p)
-    return perm, slot_map
+    return perm
 
 
 def _closed_roots(perm: Board) -> tuple[list[int], set[int]]:
@@ -103,30 +99,31 @@ def _requirement_dead(board: Board, slot: int, req, perm: Board, perm_roots: lis
     return root in closed and perm.size[root] < n
 
 
-def live_tiles(state: State, perm=None) -> tuple[set[str], tuple]:
-    """Terrain tiles that can still end the game back up on the map."""
+def live_tiles(state: State) -> tuple[set[str], tuple]:
+    """Terrain tiles that can still end the game back up on the map, and the permanent map
+    (board, roots, closed roots) they were judged on. A front that can never be explored
+    never leaves either, so it joins the permanent map and the fronts are judged again."""
     board = state.board
-    if perm is None:
-        perm_board, _ = _permanent_board(board)
+    fronts = [slot for slot, p in enumerate(board.slots) if p.face == FRONT]
+    stuck: set[int] = set()
+    while True:
+        perm_board = _permanent_board(board, stuck)
         perm_roots, closed = _closed_roots(perm_board)
-        perm = (perm_board, perm_roots, closed)
-    perm_board, perm_roots, closed = perm
-    live = set()
-    on_map = set()
+        new = {
+            slot for slot in fronts if slot not in stuck and any(
+                _requirement_dead(board, slot, req, perm_board, perm_roots, closed)
+                for req in board.slots[slot].oriented.requirements)
+        }
+        if not new:
+            break
+        stuck |= new
+    live = {tid for tid in TERRAIN_TILE_IDS if not state.over}  # in a pile, or a front to come
     for slot, p in enumerate(board.slots):
-        if TILES[p.tile].river:
-            continue
-        on_map.add(p.tile)
-        if p.face == BACK:
-            live.add(p.tile)
-        elif not any(_requirement_dead(board, slot, req, perm_board, perm_roots, closed)
-                     for req in p.oriented.requirements):
-            if not state.over:
-                live.add(p.tile)
-    for tid in TERRAIN_TILE_IDS:
-        if tid not in on_map and not state.over:
-            live.add(tid)  # in a pile: back up already, or a front not placed yet
-    return live, perm
+        if p.tile in live and (slot in stuck or (p.face == FRONT and state.over)):
+            live.discard(p.tile)
+    if state.over:
+        live = {p.tile for p in board.slots if p.face == BACK}
+    return live, (perm_board, perm_roots, closed)
 
 
 def upper_bound(state: State) -> int:

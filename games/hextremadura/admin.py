@@ -1,4 +1,5 @@
-"""The daily puzzle in the admin: read-only, and never its seed (the day's secret shuffle)."""
+"""The daily puzzle in the admin: read-only, and never its seed or the solver's placements
+(both show the day's secret shuffle)."""
 from django.contrib import admin
 
 from games.admin_base import SiteModelAdmin
@@ -7,10 +8,10 @@ from games.hextremadura.models import DailyAttempt, DailyPuzzle
 
 @admin.register(DailyPuzzle)
 class DailyPuzzleAdmin(SiteModelAdmin):
-    secret_fields = ("seed",)
-    list_display = ("date", "par")
+    secret_fields = ("seed", "par_moves")
+    list_display = ("date", "par", "par_proved")
     date_hierarchy = "date"
-    fields = ("date", "par")
+    fields = ("date", "par", "par_proved")
 
 
 @admin.register(DailyAttempt)

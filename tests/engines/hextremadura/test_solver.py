@@ -134,3 +134,42 @@ def test_solve_keeps_to_its_budget_and_says_whether_it_proved():
     assert par.proved == (par.score == par.bound)
     assert hx.result(hx.replay({}, 0, par.moves))["score"] == par.score
     assert par.seconds < 1.0 + 5.0  # the first, narrowest pass always ends; no wider one starts late
+
+
+def test_a_front_that_can_never_leave_blocks_its_neighbours_for_good():
+    """With T1 stuck (as above), a front whose requirement faces T1 across a space of another
+    kind, its own space there being of another kind too, can never be explored either."""
+    from games.hextremadura.engine.board import placed
+    from games.hextremadura.engine.geometry import DIRECTIONS
+    from games.hextremadura.engine.tiles import TILES
+
+    t1 = TILES["T1"].faces[FRONT].oriented[0]
+    found = None
+    for tid in ("T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "T12", "T13", "T14", "T15"):
+        for rot in range(6):
+            o = TILES[tid].faces[FRONT].oriented[rot]
+            for req in o.requirements:
+                dq, dr = DIRECTIONS[req.side]
+                cell = (-dq, -dr)  # T1 at (0, 0) lies across this side
+                if cell == (-1, 1):
+                    continue  # the river's cell
+                if o.spaces[req.side] != req.kind and t1.spaces[(req.side + 3) % 6] != req.kind:
+                    found = (tid, rot, cell)
+    assert found is not None
+    tid, rot, cell = found
+
+    def position(with_river: bool):
+        state = hx.new_state({}, 0)
+        state.board.place(placed("T1", (0, 0), 0, FRONT, 0))
+        state.board.place(placed(tid, cell, rot, FRONT, 1))
+        gone = {"T1", tid}
+        if with_river:
+            state.board.place(placed("R1", (-1, 1), 0, "a", 2))
+            gone.add("R1")
+        state.queue = [t for t in state.queue if t not in gone]
+        return state
+
+    assert solver.upper_bound(position(with_river=False)) == MAX_SCORE
+    live, _ = solver.live_tiles(position(with_river=True))
+    assert "T1" not in live and tid not in live
+    assert solver.upper_bound(position(with_river=True)) <= MAX_SCORE - 3

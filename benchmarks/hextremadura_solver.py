@@ -163,9 +163,13 @@ def bench_par(games: int, budget: float, beam_games: int, hint_games: int, hint_
     started = time.perf_counter()
     load_before = os.getloadavg()
     rows = []
+    partial = open(out_path + ".partial", "w") if out_path else None
     with multiprocessing.Pool(workers) as pool:
         for i, row in enumerate(pool.imap_unordered(_par_job, jobs)):
             rows.append(row)
+            if partial:
+                partial.write(json.dumps(row) + "\n")
+                partial.flush()
             if (i + 1) % 50 == 0:
                 print(f"  ... {i + 1}/{games} shuffles, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     rows.sort(key=lambda r: r["seed"])

@@ -1,7 +1,8 @@
 """Hextremadura's solver and hint bot.
 
-- ``solve(config, seed)`` plays a whole game with full knowledge of the shuffle (the daily
-  puzzle's par: computed server-side, never shown) by beam search over placements.
+- ``solve(config, seed)`` plays a whole game with full knowledge of the shuffle by beam search
+  over placements (the old par; the site's par now comes from ``solver.py``, which builds on
+  this module's moves and value estimate).
 - ``hint(view)`` picks a move from a view only: the first round's unseen order is unknown, so
   it searches the placements of the tiles it can see (the available tiles and, from round 2
   on, the known discovery pile).

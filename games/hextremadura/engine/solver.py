@@ -132,7 +132,8 @@ def upper_bound(state: State) -> int:
     if state.over:
         return score(board)
     live, (perm, perm_roots, closed) = live_tiles(state)
-    # carriers: (kind, icon) -> list of places: ("pile", None) or ("map", permanent root)
+    # carriers: (kind, icon) -> where each icon of a live tile lies: None while in a pile (or a
+    # front, to come), else its terrain on the permanent map
     perm_slot = {p.tile: s for s, p in enumerate(perm.slots)}
     carriers: dict[tuple[int, int], list] = {}
     for tid in live:

@@ -52,8 +52,15 @@ def start_daily_game(*, user, day: dt.date | None = None) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def par_budget_s() -> float:
-    """The solver's CPU budget per shuffle (seconds); most shuffles take one or two."""
+CASUAL_PAR_BUDGET_S = 10.0
+
+
+def par_budget_s(casual: bool = False) -> float:
+    """The solver's CPU budget per shuffle (seconds); most shuffles take one or two. The daily
+    puzzle's gets the full minute (one a day); a casual game's less, since every new game
+    queues one on the same workers as the AI moves."""
+    if casual:
+        return float(getattr(settings, "HEXTREMADURA_CASUAL_PAR_BUDGET_S", CASUAL_PAR_BUDGET_S))
     return float(getattr(settings, "HEXTREMADURA_PAR_BUDGET_S", solver.DEFAULT_BUDGET_S))
 
 
@@ -75,7 +82,7 @@ def compute_casual_par(game_id: int, budget_s: float | None = None) -> int | Non
     if game is None or CasualPar.objects.filter(game=game).exists() \
             or DailyAttempt.objects.filter(game=game).exists():
         return None
-    par = solver.solve(game.seed, par_budget_s() if budget_s is None else budget_s)
+    par = solver.solve(game.seed, par_budget_s(casual=True) if budget_s is None else budget_s)
     CasualPar.objects.get_or_create(game=game, defaults={
         "par": par.score, "par_proved": par.proved, "par_moves": par.moves})
     return par.score

@@ -152,14 +152,14 @@ def _par_job(args) -> dict:
 
 
 def bench_par(games: int, budget: float, beam_games: int, hint_games: int, hint_budget: float, workers: int,
-              out_path: str | None) -> None:
+              out_path: str | None, first: int = 0) -> None:
     """The table of the issue: the new solver on every shuffle, the old beam and the hint
     player on the first ones, in the same run."""
     import json
     import multiprocessing
     import os
 
-    jobs = [(seed, budget, seed < beam_games, seed < hint_games, hint_budget) for seed in range(games)]
+    jobs = [(seed, budget, seed < beam_games, seed < hint_games, hint_budget) for seed in range(first, first + games)]
     started = time.perf_counter()
     load_before = os.getloadavg()
     rows = []
@@ -175,9 +175,15 @@ def bench_par(games: int, budget: float, beam_games: int, hint_games: int, hint_
     rows.sort(key=lambda r: r["seed"])
     if out_path:
         Path(out_path).write_text(json.dumps(rows))
-    print(f"par table: shuffles 0..{games - 1}, CPU budget {budget:g} s a shuffle (one core per process, "
+    print(f"par table: shuffles {first}..{first + games - 1}, CPU budget {budget:g} s a shuffle (one core per process, "
           f"{workers} processes), load average {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end, "
           f"{time.perf_counter() - started:.0f} s wall")
+    par_table(rows, budget, hint_budget)
+
+
+def par_table(rows: list[dict], budget: float, hint_budget: float) -> None:
+    seeds = [r["seed"] for r in rows]
+    print(f"{len(rows)} shuffles ({min(seeds)}..{max(seeds)}{'' if len(set(seeds)) == max(seeds) - min(seeds) + 1 else ', with gaps'})")
     print(f"{'':<28} {'games':>5}  {'15 found':>6} {'proved':>6}  {'mean':>5}  {'p10':>3}  {'time p50':>8}  {'time p95':>8}")
     print(_row(f"new solver (budget {budget:g} s)", len(rows), [r["score"] for r in rows], [r["proved"] for r in rows],
                [r["seconds"] for r in rows]))
@@ -213,10 +219,24 @@ def main() -> None:
     parser.add_argument("--hint-budget", type=float, default=0.8, help="the hint player's seconds a hint (--par)")
     parser.add_argument("--workers", type=int, default=1, help="processes (--par)")
     parser.add_argument("--out", default=None, help="write each shuffle's figures as JSON (--par)")
+    parser.add_argument("--first", type=int, default=0, help="the first shuffle (--par)")
+    parser.add_argument("--summarize", nargs="*", default=None,
+                        help="print the par table from the JSON lines of earlier runs (their .partial files)")
     args = parser.parse_args()
+    if args.summarize is not None:
+        import json
+
+        rows = {}
+        for path in args.summarize:
+            for line in Path(path).read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    rows.setdefault(row["seed"], {}).update(row)
+        par_table(sorted(rows.values(), key=lambda r: r["seed"]), args.budget, args.hint_budget)
+        return
     if args.par:
         bench_par(args.games, args.budget, args.games if args.beam_games is None else args.beam_games,
-                  args.hint_games, args.hint_budget, args.workers, args.out)
+                  args.hint_games, args.hint_budget, args.workers, args.out, args.first)
         return
     bench_engine()
     bench_random(args.games)

@@ -35,9 +35,15 @@ __all__ = ["AI_LEVELS", "LEVELS", "choose_move", "place", "best_possible"]
 
 LEVELS = ("random", "greedy", "strong")
 AI_LEVELS = LEVELS
+# Earlier versions of a level, kept so that games whose stored events ask the engine to re-run
+# an AI (timeout events stored before the decision itself was stored) replay unchanged.
+LEGACY_LEVELS = ("strong-v1",)
 
-# Search width of ``strong``: the placements searched one tile deeper.
+# Search width of ``strong-v1``: the placements searched one tile deeper.
 TOP_K = 6
+
+# The search of ``strong`` (see ``search.best_placement``).
+SEARCH = {"width1": 1000, "width2": 3, "deep_from": 17, "inner": 3}
 
 
 def place(
@@ -68,6 +74,8 @@ def place(
     if level == "greedy":
         return _greedy(dict(board), tiles, empty, to_come)
     if level == "strong":
+        return _search(board, tiles, to_come)
+    if level == "strong-v1":
         return _strong(dict(board), tiles, empty, to_come)
     raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
 
@@ -118,6 +126,22 @@ def _greedy(board: dict, tiles: list[str], empty: list[str], to_come: list[str])
 @lru_cache(maxsize=1)
 def _weights() -> np.ndarray:
     return V.load_weights()
+
+
+def _search(board: Mapping[str, str], tiles: list[str], to_come: list[str]) -> dict[str, str]:
+    from . import search
+
+    row = V.board_array(dict(board))
+    tile_idx = np.array([V.TILE_INDEX[t] for t in tiles], dtype=np.int64)
+    pool = np.zeros(V.N_TILES, dtype=np.bool_)
+    pool[[V.TILE_INDEX[t] for t in to_come]] = True
+    empty = np.nonzero(row == V.EMPTY)[0]
+    perms = np.array(list(itertools.permutations(empty, len(tiles))), dtype=np.int64)
+    best, _ = search.best_placement(
+        row, pool, tile_idx, perms, _weights(),
+        SEARCH["width1"], SEARCH["width2"], SEARCH["deep_from"], SEARCH["inner"],
+    )
+    return {t: CELLS[c] for t, c in zip(tiles, perms[best])}
 
 
 def _afterstates(boards: np.ndarray, tiles: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -43,7 +44,7 @@ LEGACY_LEVELS = ("strong-v1",)
 TOP_K = 6
 
 # The search of ``strong`` (see ``search.best_placement``).
-SEARCH = {"width1": 1000, "width2": 3, "deep_from": 17, "inner": 3}
+SEARCH = {"width1": 6, "width2": 3, "deep_from": 12, "inner": 3}
 
 
 def place(
@@ -128,6 +129,20 @@ def _weights() -> np.ndarray:
     return V.load_weights()
 
 
+WEIGHTS_V2 = Path(__file__).with_name("weights_v2.npz")
+
+
+@lru_cache(maxsize=1)
+def _weights_v2() -> np.ndarray:
+    from . import search
+
+    with np.load(WEIGHTS_V2) as data:
+        w = data["w"].astype(np.float64)
+    if w.shape != (search.N_WEIGHTS_X,):
+        raise ValueError(f"{WEIGHTS_V2} holds {w.shape[0]} weights, the value needs {search.N_WEIGHTS_X}")
+    return w
+
+
 def _search(board: Mapping[str, str], tiles: list[str], to_come: list[str]) -> dict[str, str]:
     from . import search
 
@@ -138,7 +153,7 @@ def _search(board: Mapping[str, str], tiles: list[str], to_come: list[str]) -> d
     empty = np.nonzero(row == V.EMPTY)[0]
     perms = np.array(list(itertools.permutations(empty, len(tiles))), dtype=np.int64)
     best, _ = search.best_placement(
-        row, pool, tile_idx, perms, _weights(),
+        row, pool, tile_idx, perms, _weights_v2(),
         SEARCH["width1"], SEARCH["width2"], SEARCH["deep_from"], SEARCH["inner"],
     )
     return {t: CELLS[c] for t, c in zip(tiles, perms[best])}

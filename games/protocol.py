@@ -42,7 +42,12 @@ Optional hooks, with the defaults ``Engine`` below supplies when an engine leave
                                                 default: {} (the engine's timeout is plain rules)
     apply_timeout(state, seat, resolution) -> State
                                                 replay of a stored timeout; an empty resolution
-                                                (old events, or the default) calls timeout_move
+                                                (old events, or the default) calls
+                                                legacy_timeout_move, else timeout_move
+    legacy_timeout_move(state, seat) -> State   what timeout_move did when timeout events were
+                                                stored empty, for an engine whose timeout rule
+                                                has changed since (a stronger bot): old games
+                                                replay unchanged; default: timeout_move
 """
 from __future__ import annotations
 
@@ -116,7 +121,8 @@ class Engine:
         hook = getattr(self.module, "apply_timeout", None)
         if hook and resolution:
             return hook(state, seat, resolution)
-        return self.timeout_move(state, seat)
+        legacy = getattr(self.module, "legacy_timeout_move", None)
+        return legacy(state, seat) if legacy else self.timeout_move(state, seat)
 
     # --- the bots beside the engine -------------------------------------------------------------
 

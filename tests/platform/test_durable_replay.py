@@ -53,7 +53,7 @@ def break_the_bots(monkeypatch) -> None:
     def bot_ran(*args, **kwargs):
         raise AssertionError("replay ran a bot")
 
-    for name in ("place", "choose_move", "_strong", "_greedy", "_expectation"):
+    for name in ("place", "choose_move", "_strong", "_search", "_greedy", "_expectation"):
         monkeypatch.setattr(hextension_ai, name, bot_ran)
 
 
@@ -107,13 +107,15 @@ def test_an_old_timeout_stored_empty_still_replays_to_the_state_it_gave(make_use
     game.refresh_from_db()
 
     after_bo = engine.apply(start, 1, bos_move)
-    as_before = engine.timeout_move(after_bo, 0)  # what replay of this event always gave
+    # What replay of this event always gave: the first NMR placed by the strong AI of that
+    # time, kept as the level ``strong-v1`` (the strong level has a new value and search since).
+    tiles = hextension.view(after_bo, 0)["drawn"]
+    old_placement = hextension_ai.place({}, tiles, "strong-v1", seen=[])
+    as_before = engine.apply_timeout(after_bo, 0, {"placements": old_placement})
     replayed = state_store.replay(game)
     assert views(replayed, 2) == views(as_before, 2)
     assert replayed.nmr == (1, 0) and replayed.round == 1 and len(replayed.boards[0]) == 1
-    # The same decision a new timeout event would store.
-    stored = engine.apply_timeout(after_bo, 0, engine.resolve_timeout(after_bo, 0))
-    assert views(stored, 2) == views(as_before, 2)
+    assert replayed.boards[0] == {cell: tile for tile, cell in old_placement.items()}
     # And the game plays on through the write path.
     submit_first_free(game, ana, 0)
     assert state_store.replay(game).round == 1  # Ana's move of round 2; Bo is awaited

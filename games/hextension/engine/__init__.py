@@ -30,6 +30,7 @@ from .rules import (
     apply_timeout,
     is_over,
     legal_moves,
+    legacy_timeout_move,
     new_state,
     resolve_timeout,
     result,
@@ -41,7 +42,7 @@ from .rules import (
 
 __all__ = [
     "AXIAL", "CELL_COORDS", "CELLS", "DIRECTIONS", "IllegalMove", "KIND", "LINES", "MAX_SCORE",
-    "State", "TILES", "TITLE", "actors", "apply", "apply_timeout", "is_over", "legal_moves", "new_state", "resolve_timeout", "result",
+    "State", "TILES", "TITLE", "actors", "apply", "apply_timeout", "is_over", "legacy_timeout_move", "legal_moves", "new_state", "resolve_timeout", "result",
     "score_board", "seat_count", "timeout_move", "view", "waiting_for",
 ]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -35,9 +36,15 @@ __all__ = ["AI_LEVELS", "LEVELS", "choose_move", "place", "best_possible"]
 
 LEVELS = ("random", "greedy", "strong")
 AI_LEVELS = LEVELS
+# Earlier versions of a level, kept so that games whose stored events ask the engine to re-run
+# an AI (timeout events stored before the decision itself was stored) replay unchanged.
+LEGACY_LEVELS = ("strong-v1",)
 
-# Search width of ``strong``: the placements searched one tile deeper.
+# Search width of ``strong-v1``: the placements searched one tile deeper.
 TOP_K = 6
+
+# The search of ``strong`` (see ``search.best_placement``).
+SEARCH = {"width1": 6, "width2": 3, "deep_from": 12, "inner": 3}
 
 
 def place(
@@ -68,6 +75,8 @@ def place(
     if level == "greedy":
         return _greedy(dict(board), tiles, empty, to_come)
     if level == "strong":
+        return _search(board, tiles, to_come)
+    if level == "strong-v1":
         return _strong(dict(board), tiles, empty, to_come)
     raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
 
@@ -118,6 +127,36 @@ def _greedy(board: dict, tiles: list[str], empty: list[str], to_come: list[str])
 @lru_cache(maxsize=1)
 def _weights() -> np.ndarray:
     return V.load_weights()
+
+
+WEIGHTS_V2 = Path(__file__).with_name("weights_v2.npz")
+
+
+@lru_cache(maxsize=1)
+def _weights_v2() -> np.ndarray:
+    from . import search
+
+    with np.load(WEIGHTS_V2) as data:
+        w = data["w"].astype(np.float64)
+    if w.shape != (search.N_WEIGHTS_X,):
+        raise ValueError(f"{WEIGHTS_V2} holds {w.shape[0]} weights, the value needs {search.N_WEIGHTS_X}")
+    return w
+
+
+def _search(board: Mapping[str, str], tiles: list[str], to_come: list[str]) -> dict[str, str]:
+    from . import search
+
+    row = V.board_array(dict(board))
+    tile_idx = np.array([V.TILE_INDEX[t] for t in tiles], dtype=np.int64)
+    pool = np.zeros(V.N_TILES, dtype=np.bool_)
+    pool[[V.TILE_INDEX[t] for t in to_come]] = True
+    empty = np.nonzero(row == V.EMPTY)[0]
+    perms = np.array(list(itertools.permutations(empty, len(tiles))), dtype=np.int64)
+    best, _ = search.best_placement(
+        row, pool, tile_idx, perms, _weights_v2(),
+        SEARCH["width1"], SEARCH["width2"], SEARCH["deep_from"], SEARCH["inner"],
+    )
+    return {t: CELLS[c] for t, c in zip(tiles, perms[best])}
 
 
 def _afterstates(boards: np.ndarray, tiles: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

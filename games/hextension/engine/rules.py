@@ -219,7 +219,13 @@ def legal_moves(state: State, seat: int) -> list[dict]:
     ]
 
 
-def resolve_timeout(state: State, seat: int) -> dict:
+# The AI level of a first NMR. Timeout events stored empty (before the decision itself was
+# stored) replay with the level of that time, ``ai.LEGACY_LEVELS[0]``: see ``legacy_timeout_move``.
+NMR_LEVEL = "strong"
+LEGACY_NMR_LEVEL = "strong-v1"
+
+
+def resolve_timeout(state: State, seat: int, *, level: str = NMR_LEVEL) -> dict:
     """The decision the NMR rule makes for ``seat``, as JSON, so it can be stored and replayed
     without running the AI again: ``{"placements": {tile: cell}}`` (first NMR: the strongest
     AI; second: random empty cells from the game's random stream), ``{"out": true}`` (third),
@@ -231,7 +237,7 @@ def resolve_timeout(state: State, seat: int) -> dict:
     board = state.boards[seat]
     count = state.nmr[seat] + 1
     if count == 1:
-        return {"placements": ai.place(board, tiles, "strong", seen=drawn_before(state))}
+        return {"placements": ai.place(board, tiles, level, seen=drawn_before(state))}
     if count < NMR_OUT:
         rng = random.Random(f"hextension/{state.seed}/nmr/{state.round}/{seat}")
         empty = [c for c in CELLS if c not in board]
@@ -261,6 +267,13 @@ def timeout_move(state: State, seat: int) -> State:
     (the state comes back unchanged). Deterministic: the same state gives the same result.
     """
     return apply_timeout(state, seat, resolve_timeout(state, seat))
+
+
+def legacy_timeout_move(state: State, seat: int) -> State:
+    """``timeout_move`` as it was when timeout events were stored empty: the first NMR placed
+    by the strong AI of that time (``strong-v1``, the first weights and a shallower search).
+    The platform replays such old events through this, so those games replay unchanged."""
+    return apply_timeout(state, seat, resolve_timeout(state, seat, level=LEGACY_NMR_LEVEL))
 
 
 # --- views and results -----------------------------------------------------------------------

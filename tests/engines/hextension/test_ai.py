@@ -125,3 +125,110 @@ def test_best_possible_beats_every_placement_tried(seed):
 def test_best_possible_refuses_too_few_tiles():
     with pytest.raises(ValueError):
         ai.best_possible(TILES[:18])
+
+
+# --- the compiled value and search (search.py), the second value (train_v2.py) ----------------
+
+
+def _random_positions(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boards (any number of tiles placed) and pools (tiles that may still come)."""
+    rng = np.random.default_rng(seed)
+    boards = np.full((count, V.N_CELLS), V.EMPTY, dtype=np.int64)
+    pools = np.zeros((count, V.N_TILES), dtype=bool)
+    for b in range(count):
+        k = int(rng.integers(0, 20))
+        order = rng.permutation(V.N_TILES)
+        boards[b, rng.permutation(V.N_CELLS)[:k]] = order[:k]
+        pools[b, order[k:]] = rng.random(V.N_TILES - k) < 0.8
+    return boards, pools
+
+
+def test_compiled_value_equals_the_numpy_value():
+    from games.hextension.engine import search as S
+
+    boards, pools = _random_positions(400, 1)
+    w = V.load_weights()
+    expected = np.array([ai._evaluate(boards[b:b + 1], pools[b])[0] for b in range(len(boards))])
+    got = np.array([S.board_value(boards[b], *S.pool_stats(pools[b]), w) for b in range(len(boards))])
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+    assert [S.board_score(b) for b in boards] == V.scores(boards).tolist()
+
+
+def test_the_extension_table_adds_one_entry_per_cell_and_nothing_when_zero():
+    from games.hextension.engine import search as S
+
+    boards, pools = _random_positions(200, 2)
+    base = V.load_weights()
+    w = np.concatenate([base, np.zeros(S.N_F6)])
+    assert w.shape == (S.N_WEIGHTS_X,)
+    out = np.empty(S.N_FEATURES, dtype=np.int64)
+    for board, pool in zip(boards, pools):
+        stats = S.pool_stats(pool)
+        assert S.board_value(board, *stats, w) == pytest.approx(S.board_value(board, *stats, base), abs=1e-9)
+        score, n = S.board_features(board, *stats, out, True)
+        if (board == V.EMPTY).any():
+            # Per line twice, per direction and value, per empty cell, per direction, per cell.
+            assert n == 2 * V.N_LINES + 9 + (board == V.EMPTY).sum() + 3 + V.N_CELLS
+            ext = out[:n][out[:n] >= S.OFF_F6]
+            assert len(ext) == V.N_CELLS and (ext < S.N_WEIGHTS_X).all()
+        else:
+            assert n == 0 and score == S.board_score(board)
+
+
+def test_strong_v1_places_as_it_always_did():
+    """``strong-v1`` replays old timeout events: its placements must never change."""
+    state = hx.new_state({"players": 1, "tiles_per_round": 2}, "golden")
+    expected = [
+        {"978": "A1", "523": "D4"}, {"578": "D3", "924": "A3"}, {"563": "D1", "124": "C5"},
+        {"173": "C4", "963": "A2"}, {"528": "E3", "974": "B4"}, {"178": "C3", "923": "B3"},
+        {"168": "B2", "123": "C1"}, {"968": "C2", "574": "E2"}, {"964": "B1", "164": "D2"},
+        {"928": "E1"},
+    ]
+    for move in expected:
+        v = hx.view(state, 0)
+        assert ai.place(v["seats"][0]["board"], v["drawn"], "strong-v1", seen=v["earlier"]) == move
+        state = hx.apply(state, 0, {"type": "place", "placements": move})
+    assert hx.result(state)["scores"] == [149]
+
+
+def test_an_old_empty_timeout_event_replays_with_strong_v1_and_a_new_one_stores_strong():
+    from games.protocol import Engine
+
+    engine = Engine(hx)
+    state = hx.new_state({"players": 2, "tiles_per_round": 2}, 5)
+    for _ in range(3):  # a few rounds in, where the levels can differ
+        for seat in (0, 1):
+            v = hx.view(state, seat)
+            move = ai.place(v["seats"][seat]["board"], v["drawn"], "greedy", seen=v["earlier"])
+            state = hx.apply(state, seat, {"type": "place", "placements": move})
+    v = hx.view(state, 1)
+    old = ai.place(v["seats"][1]["board"], v["drawn"], "strong-v1", seen=v["earlier"])
+    new = ai.place(v["seats"][1]["board"], v["drawn"], "strong", seen=v["earlier"])
+    replayed_old = engine.apply_timeout(state, 1, {})  # how an event stored empty replays
+    assert replayed_old.pending[1] == old and replayed_old == hx.legacy_timeout_move(state, 1)
+    resolution = engine.resolve_timeout(state, 1)
+    assert resolution == {"placements": new}
+    assert engine.apply_timeout(state, 1, resolution) == hx.timeout_move(state, 1)
+
+
+def test_td_training_is_repeatable_and_learns(tmp_path):
+    from games.hextension.engine import train_v2
+
+    a = train_v2.train(600, seed=7, chunk=200, out=tmp_path / "a.npz", log=lambda _: None)
+    b = train_v2.train(600, seed=7, chunk=200, out=tmp_path / "b.npz", log=lambda _: None)
+    assert a == b
+    wa, wb = (np.load(tmp_path / f"{x}.npz")["w"] for x in "ab")
+    assert np.array_equal(wa, wb) and np.abs(wa).sum() > 0
+    assert a[-1][1] > a[0][1]  # the mean score climbs from the untrained start
+    # A run stopped at a checkpoint and resumed ends with the same weights.
+    train_v2.train(400, seed=7, chunk=200, checkpoint=tmp_path / "ck.npz", out=tmp_path / "c.npz", log=lambda _: None)
+    c = train_v2.train(600, seed=7, chunk=200, resume=tmp_path / "ck.npz", out=tmp_path / "c.npz", log=lambda _: None)
+    assert c == a and np.array_equal(np.load(tmp_path / "c.npz")["w"], wa)
+
+
+def test_strong_ships_its_own_weights_beside_the_first():
+    from games.hextension.engine import search as S
+
+    assert ai.WEIGHTS_V2.stat().st_size < 3 * 2**20 and ai.WEIGHTS_V2 != V.WEIGHTS_FILE
+    w = ai._weights_v2()
+    assert w.shape == (S.N_WEIGHTS_X,) and w[V.NULL] == 0 and np.isfinite(w).all()

@@ -5,10 +5,10 @@ after the commit (while drawing the answer) leaves the move saved. The message t
 to reload and look before playing again, and a repeated move is recognised anyway
 (``services.submit_move`` answers a resubmission of the same move with no new event).
 
-``OutageMiddleware`` turns such an exception raised by a view into the 503 page; ``server_error``
-(``handler500``) does the same for one raised by a middleware (reading the session or the user
-when the database is away). The page is drawn without the request's context: that context
-would read the session and the user from the database that just failed.
+``OutageMiddleware`` (right after the authentication middleware) reads the session and the user
+itself, so an outage met there gets the 503 too, and turns such an exception raised by a view
+into it. ``server_error`` (``handler500``) covers what is left when DEBUG is off. The page is
+drawn without the request's context: that context reads the database that just failed.
 """
 from __future__ import annotations
 
@@ -49,6 +49,10 @@ class OutageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        try:
+            getattr(request, "user", None) and request.user.is_authenticated  # loads the session and the user
+        except OUTAGES as error:
+            return outage_response(request, error)
         return self.get_response(request)
 
     def process_exception(self, request, exception):

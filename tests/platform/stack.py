@@ -193,6 +193,20 @@ class Stack:
         self.webs[name] = (start_daphne(self.env, port, self.log(name)), port)
         return f"http://127.0.0.1:{port}"
 
+    def start_launcher(self, name: str, processes: int) -> subprocess.Popen:
+        """``hexsite.serve``: ``processes`` Daphnes sharing one listening socket."""
+        port = free_port()
+        log = open(self.log(name), "w")
+        process = subprocess.Popen([sys.executable, "-m", "hexsite.serve", "--port", str(port),
+                                    "--processes", str(processes)],
+                                   cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.webs[name] = (process, port)
+        # The socket listens at once; the children answer once Django is loaded.
+        wait_until(lambda: process.poll() is not None or _send(urllib.request.Request(
+            f"http://127.0.0.1:{port}/accounts/login/"))[0] == 200, 120, 0.3, what=f"launcher {name} to answer")
+        assert process.poll() is None, self.log(name).read_text()
+        return process
+
     def base_url(self, name: str) -> str:
         return f"http://127.0.0.1:{self.webs[name][1]}"
 
@@ -225,14 +239,13 @@ class Stack:
         process.wait(10)
 
     def stop(self) -> None:
-        for process, _port in self.webs.values():
-            stop_daphne(process)
-        for process in [*self.workers.values(), *self.beats.values()]:
+        processes = [process for process, _port in self.webs.values()] + [*self.workers.values(), *self.beats.values()]
+        for process in processes:
             if process.poll() is None:
                 process.terminate()
-        for process in [*self.workers.values(), *self.beats.values()]:
+        for process in processes:
             try:
-                process.wait(20)
+                process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

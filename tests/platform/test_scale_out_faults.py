@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from datetime import timedelta
@@ -24,8 +22,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, MoveEvent, PendingNotification
-from tests.platform.daphne_load import DAPHNE_APPLICATION_NAME, free_port
-from tests.platform.stack import (ROOT, RedisServer, SiteUser, Stack, TcpProxy, WatchSocket, assert_replays_to_cache,
+from tests.platform.daphne_load import DAPHNE_APPLICATION_NAME
+from tests.platform.stack import (RedisServer, SiteUser, Stack, TcpProxy, WatchSocket, assert_replays_to_cache,
                                   events_by_round, wait_until)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,8 +47,8 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
         site.start_worker("w2")
         site.start_beat("beat1")
         site.start_beat("beat2")  # by mistake: every deadline and reminder must still apply once
-        site.start_web("a")
         site.start_web("b")
+        site.start_launcher("a", 2)  # two Daphnes on one socket (hexsite.serve), as `make run WEB=2`
         site.wait_workers_ready("w1", "w2")
         yield site
     finally:
@@ -287,23 +285,16 @@ def test_two_beats_apply_each_deadline_and_reminder_once(stack, make_user):
 
 
 def test_the_launcher_shares_one_socket_between_daphnes_and_replaces_a_dead_one(stack, make_user):
-    port = free_port()
-    log = open(stack.log("serve"), "w")
-    launcher = subprocess.Popen([sys.executable, "-m", "hexsite.serve", "--port", str(port), "--processes", "2"],
-                                cwd=ROOT, env=stack.env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        daphnes = wait_until(lambda: len(psutil.Process(launcher.pid).children()) == 2
-                             and psutil.Process(launcher.pid).children(), 20, what="two Daphne processes")
-        user = SiteUser(make_user("ana"))
-        url = f"http://127.0.0.1:{port}/games/"
-        wait_until(lambda: user.get(url)[0] == 200, 60, 0.2, what="the launcher's Daphnes to answer")
-        os.kill(daphnes[0].pid, signal.SIGKILL)
-        for _ in range(10):  # the other one still answers on the same port
-            assert user.get(url)[0] == 200
-        wait_until(lambda: len(psutil.Process(launcher.pid).children()) == 2
-                   and daphnes[0].pid not in {c.pid for c in psutil.Process(launcher.pid).children()}, 20,
-                   what="a new Daphne in place of the dead one")
-    finally:
-        launcher.terminate()
-        launcher.wait(30)
-    assert "exited (-9); starting another" in stack.log("serve").read_text()
+    launcher = psutil.Process(stack.webs["a"][0].pid)
+    daphnes = launcher.children()
+    assert len(daphnes) == 2
+    user = SiteUser(make_user("ana"))
+    url = f"{stack.base_url('a')}/games/"
+    assert all(user.get(url)[0] == 200 for _ in range(6))
+    os.kill(daphnes[0].pid, signal.SIGKILL)
+    assert all(user.get(url)[0] == 200 for _ in range(6))  # the other one answers on the same port
+    wait_until(lambda: len(launcher.children()) == 2 and daphnes[0].pid not in {c.pid for c in launcher.children()},
+               20, what="a new Daphne in place of the dead one")
+    os.kill(daphnes[1].pid, signal.SIGKILL)  # now only the new one can answer
+    wait_until(lambda: user.get(url)[0] == 200, 90, 0.3, what="the new Daphne to answer")
+    assert "exited (-9); starting another" in stack.log("a").read_text()

@@ -245,7 +245,7 @@ class Stack:
                 process.terminate()
         for process in processes:
             try:
-                process.wait(10)
+                process.wait(3)  # a test's processes need no graceful end
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

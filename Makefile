@@ -11,16 +11,20 @@ WITH_SERVICES := $(PY) -m hexsite.localservices --
 WITH_TEST_SERVICES := $(PY) -m hexsite.localservices --private-redis --
 HEXSITE_HOST ?= 127.0.0.1
 HEXSITE_PORT ?= 8000
-export HEXSITE_HOST HEXSITE_PORT
+# Scale-out: `make run WEB=2 WORKERS=2` runs two Daphne processes sharing one listening socket
+# (hexsite/serve.py) and two Celery workers; always one beat.
+WEB ?= 1
+WORKERS ?= 1
+export HEXSITE_HOST HEXSITE_PORT WEB
 
-.PHONY: run test install migrate superuser bench clean
+.PHONY: run test install migrate superuser bench load clean
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml package.json package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,load]"
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -29,7 +33,7 @@ run: install
 	$(WITH_SERVICES) bash -c '\
 	  $(PY) manage.py migrate --noinput && \
 	  echo && echo "  hexsite is starting: open http://$(HEXSITE_HOST):$(HEXSITE_PORT)/  (Ctrl-C stops everything)" && echo && \
-	  exec $(VENV)/bin/honcho -f Procfile start'
+	  exec $(VENV)/bin/honcho -f Procfile start -c web=1,worker=$(WORKERS),beat=1'
 
 # pytest exits 5 when it collects no tests: that is a failure here too, never hidden.
 test: install
@@ -41,7 +45,17 @@ superuser: install
 	$(WITH_SERVICES) bash -c '$(PY) manage.py migrate --noinput && $(PY) manage.py createsuperuser'
 
 bench: install
-	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done'
+	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do [ $$b = benchmarks/load.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done'
+
+# The load harness: starts the site like `make run WEB=2 WORKERS=2` (on a throw-away database),
+# drives it with HTTP and WebSocket clients for about 3 minutes, prints the figures and checks.
+# LOAD_ARGS passes options (see `python benchmarks/load.py --help`).
+load: install
+	@mkdir -p var
+	$(WITH_SERVICES) $(PY) benchmarks/load.py --web $(WEB_LOAD) --workers $(WORKERS_LOAD) $(LOAD_ARGS)
+
+WEB_LOAD ?= 2
+WORKERS_LOAD ?= 2
 
 clean:
 	rm -rf $(VENV) node_modules var staticfiles

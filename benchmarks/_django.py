@@ -15,11 +15,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hexsite.settings")
 
 
 @contextmanager
-def benchmark_database():
+def benchmark_database(prefix: str = "test_"):
     import django
 
     django.setup()
     from django.db import connection
+
+    if prefix != "test_":  # a name of its own: never the test suite's database
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = prefix + connection.settings_dict["NAME"]
 
     # Not setup_test_environment(): its instrumented template rendering would skew timings.
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

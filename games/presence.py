@@ -3,7 +3,12 @@
 expires with ``PRESENCE_TTL`` unless a live socket renews it."""
 from __future__ import annotations
 
+import logging
+
 from django.core.cache import cache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 PRESENCE_TTL = 3600
 
@@ -31,5 +36,9 @@ def leave(game_id: int, user_id: int) -> None:
 def connected(game_id: int, user_ids) -> set[int]:
     """Which of ``user_ids`` have the game open now."""
     ids = [user_id for user_id in user_ids if user_id]
-    found = cache.get_many([_key(game_id, user_id) for user_id in ids])
+    try:
+        found = cache.get_many([_key(game_id, user_id) for user_id in ids])
+    except RedisError as error:  # Redis away: the page shows nobody as connected, and still answers
+        logger.warning("presence unavailable (%s)", error)
+        return set()
     return {user_id for user_id in ids if (found.get(_key(game_id, user_id)) or 0) > 0}

@@ -9,9 +9,14 @@ burst straddle two windows. Chat, reports and the like can reuse it with their o
 from __future__ import annotations
 
 from django.conf import settings
+import logging
+
 from django.core.cache import cache
+from redis.exceptions import RedisError
 
 from games.errors import RateLimited
+
+logger = logging.getLogger(__name__)
 
 # Moves per user and game: a player may replace a submission in a round, but not 30 times in a
 # second; no real player comes close. Settings may override it: (limit, window seconds).
@@ -21,12 +26,17 @@ MOVES = (20, 10)
 def hit(scope: str, key: str, limit: int, window: int) -> bool:
     """Count one request of ``key`` in ``scope``; False once it is over ``limit`` this window."""
     name = f"ratelimit:{scope}:{key}"
-    for _ in range(2):
-        cache.add(name, 0, timeout=window)  # opens a window; a no-op while one is open
-        try:
-            return cache.incr(name) <= limit  # atomic in Redis, and it keeps the window's expiry
-        except ValueError:  # the window closed between the two calls: open the next one
-            continue
+    try:
+        for _ in range(2):
+            cache.add(name, 0, timeout=window)  # opens a window; a no-op while one is open
+            try:
+                return cache.incr(name) <= limit  # atomic in Redis, and it keeps the window's expiry
+            except ValueError:  # the window closed between the two calls: open the next one
+                continue
+    except RedisError as error:
+        # While Redis is away nothing is counted: refusing every move for it would stop play,
+        # and the services still check each move under the game's row lock.
+        logger.warning("rate limit %s not counted: Redis unavailable (%s)", scope, error)
     return True
 
 

@@ -6,10 +6,14 @@ so a request or task never waits on Redis for it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+SEND_ATTEMPTS = 2
 
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
@@ -30,18 +34,33 @@ def _announcer_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
+async def _group_send(group: str, message: dict) -> None:
+    """Send, once more if it fails: after a Redis restart the first command on each pooled
+    connection meets the closed socket (the retry gets a fresh one). Still failing (Redis is
+    away), the announcement is dropped and logged: open pages catch up when they reconnect."""
+    for attempt in range(1, SEND_ATTEMPTS + 1):
+        try:
+            await get_channel_layer().group_send(group, message)
+            return
+        except Exception as error:  # redis errors, OSError: whatever it is, never the caller's
+            if attempt == SEND_ATTEMPTS:
+                logger.warning("announcement %s to %s dropped: %s: %s", message.get("type"), group,
+                               type(error).__name__, error)
+
+
+def _announce(game_id: int, message: dict) -> None:
+    asyncio.run_coroutine_threadsafe(_group_send(group_name(game_id), message), _announcer_loop())
+
+
 def announce_version(game_id: int, version: int) -> None:
-    message = {"type": "game.version", "version": version}
-    asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())
+    _announce(game_id, {"type": "game.version", "version": version})
 
 
 def announce_chat(game_id: int, message_id: int) -> None:
     """A chat message was posted or hidden: each socket sends its user the game's chat."""
-    message = {"type": "game.chat", "message_id": message_id}
-    asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())
+    _announce(game_id, {"type": "game.chat", "message_id": message_id})
 
 
 def announce_presence(game_id: int) -> None:
     """Someone opened or closed the game's page: each socket refreshes who is connected."""
-    message = {"type": "game.presence"}
-    asyncio.run_coroutine_threadsafe(get_channel_layer().group_send(group_name(game_id), message), _announcer_loop())
+    _announce(game_id, {"type": "game.presence"})

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from redis.exceptions import RedisError
 
 from games.errors import BadMove
 from games.models import Game, MoveEvent
@@ -51,7 +52,10 @@ def remember(game: Game, version: int, state: Any) -> None:
     """Cache a committed state in both layers."""
     key = _key(game, version)
     _remember_locally(key, state)
-    cache.set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), SHARED_TTL_SECONDS)
+    try:
+        cache.set(key, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), SHARED_TTL_SECONDS)
+    except RedisError as error:  # Redis away: the state is replayed from the events when needed
+        logger.warning("state cache unavailable (%s); %s not shared", error, key)
 
 
 def cached(game: Game, version: int) -> Any | None:
@@ -60,7 +64,11 @@ def cached(game: Game, version: int) -> Any | None:
         state = _local.get(key)
     if state is not None:
         return state
-    blob = cache.get(key)
+    try:
+        blob = cache.get(key)
+    except RedisError as error:  # Redis away: a miss, replayed from the events
+        logger.warning("state cache unavailable (%s); replaying %s", error, key)
+        return None
     if blob is None:
         return None
     try:

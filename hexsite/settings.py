@@ -135,6 +135,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "hexsite.outages.OutageMiddleware",  # a PostgreSQL or Redis outage: a clear 503, also for the session
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -207,14 +208,28 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task is acknowledged after it ran (acks_late): one held by a worker killed with SIGKILL stays
+# in Redis's "unacked" set and is delivered again once visibility_timeout has passed. It must be
+# longer than the longest countdown (GAME_SHORT_TIMER_SECONDS), or a timer waiting in a live
+# worker is delivered twice (harmless: every turn task re-checks the version, but wasted). The
+# beat sweeps (deadlines every DEADLINE_SWEEP_SECONDS, owed AI moves after GAME_AI_OWED_SECONDS)
+# apply a lost timer or AI move long before that; the redelivered task then finds nothing to do.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "10")),
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": timedelta(seconds=int(os.environ.get("DEADLINE_SWEEP_SECONDS", "15"))),
     },
-    "sweep-owed-ai-moves": {"task": "games.tasks.sweep_owed_ai_moves", "schedule": timedelta(seconds=30)},
-    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
+    "sweep-owed-ai-moves": {"task": "games.tasks.sweep_owed_ai_moves",
+                            "schedule": timedelta(seconds=int(os.environ.get("AI_SWEEP_SECONDS", "30")))},
+    "send-reminders": {"task": "games.tasks.send_reminders",
+                       "schedule": timedelta(seconds=int(os.environ.get("REMINDER_SWEEP_SECONDS", "60")))},
     "start-due-leagues": {"task": "games.tasks.start_due_leagues", "schedule": timedelta(minutes=1)},
     "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
 }
@@ -279,6 +294,9 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 # Move submissions per user and game: (at most this many, in a window of these seconds).
 GAME_MOVE_RATE_LIMIT = (int(os.environ.get("GAME_MOVE_RATE_LIMIT", "20")), 10)
+
+# An AI seat awaited this long is asked again by beat's sweep (its task was lost or its worker died).
+GAME_AI_OWED_SECONDS = float(os.environ.get("GAME_AI_OWED_SECONDS", "30"))
 
 # A short pause before an AI moves, so people can follow the game.
 GAME_AI_DELAY_SECONDS = float(os.environ.get("GAME_AI_DELAY_SECONDS", "0.5"))

@@ -3,6 +3,8 @@ from django.urls import include, path
 
 from games.views import home
 
+handler500 = "hexsite.outages.server_error"  # an outage met by a middleware: a clear 503
+
 urlpatterns = [
     path("", home, name="home"),
     path("admin/", admin.site.urls),

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Max, Q
 from django.utils import timezone
 
 from games.models import Game
 from games.services.moves import ask_ai_seats
 
-OWED_AFTER = timedelta(seconds=30)
+
+def owed_after() -> timedelta:
+    return timedelta(seconds=settings.GAME_AI_OWED_SECONDS)
 
 
 def sweep_owed_ai_moves(now: datetime | None = None) -> int:
-    """Queue the move of every AI seat awaited since before ``now - OWED_AFTER``; returns the
+    """Queue the move of every AI seat awaited since before ``now - owed_after()``; returns the
     number of seats asked."""
     now = now or timezone.now()
     asked = 0
@@ -27,7 +30,7 @@ def sweep_owed_ai_moves(now: datetime | None = None) -> int:
     for game in games:
         owed = set(game.awaiting) & game.ai_seat_indexes()
         waiting_since = game.last_event_at or game.started_at
-        if owed and waiting_since is not None and waiting_since <= now - OWED_AFTER:
+        if owed and waiting_since is not None and waiting_since <= now - owed_after():
             ask_ai_seats(game)
             asked += len(owed)
     return asked

@@ -53,11 +53,14 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
     with transaction.atomic():
         game = lock_game(game_id)
         seat_index = _users_seat(game, user, seat)
+        engine = get_engine(game.kind)
+        move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
+        if _already_played(game, seat_index, move, expected_version):
+            # A double click, or a retry after a lost answer: that move is in, once.
+            return Applied(game, state_store.load(game))
         _check_active(game)
         if Seat.objects.filter(game=game, index=seat_index, resigned_at__isnull=False).exists():
             raise NotYourSeat("You have resigned from this game; the AI plays your seat.")
-        engine = get_engine(game.kind)
-        move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
         if not _is_current(game, engine, expected_version):
             raise StaleVersion()
         state = state_store.load(game)
@@ -102,6 +105,16 @@ def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
             return False
         append_events(game, engine, state_store.load(game), [(seat, MoveEvent.Kind.AI, move)])
     return True
+
+
+def _already_played(game: Game, seat: int, move: dict, expected_version: Any) -> bool:
+    """Is this the same move, by the same seat, already stored after the version the client
+    saw? Then the client is sending it again without having seen it land: one event only.
+    (A deliberate repeat, such as buying a second card, comes from a page that shows the first.)"""
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version >= game.version:
+        return False
+    return MoveEvent.objects.filter(game=game, seat=seat, kind=MoveEvent.Kind.MOVE, seq__gt=expected_version,
+                                    payload=move).exists()
 
 
 def _ai_may_move(game: Game, engine: Engine, expected_version: int, seat: int) -> bool:

@@ -40,6 +40,14 @@
   document.addEventListener("htmx:wsClose", function () { status("Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { status("Reconnecting…"); });
   document.addEventListener("htmx:wsOpen", function () { status(""); });
+  // A 503 (PostgreSQL or Redis briefly away) is not swapped (base.html's responseHandling): say
+  // so in the same banner; the server's text asks to reload and look before playing again.
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 503) {
+      status("The site is briefly unavailable. Reload the page in a few seconds to see where things stand.");
+    }
+  });
 
   // The socket may replace #game-board while a request from it is on its way (the board of the
   // user's own move often comes first). The answer's target is then off the page: drop it. The

@@ -188,8 +188,9 @@ def test_the_engine_module_is_a_real_toy():
 def test_two_clients_racing_for_one_turn_write_exactly_one_event(make_user):
     ana, bo = make_user(), make_user()
     game = toy_game(ana, bo)
+    moves = iter([{"type": "add", "n": 1}, {"type": "add", "n": 2}])  # two different moves (the same one twice is a retry)
     outcomes = run_at_once(
-        lambda: services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 1}, expected_version=0)
+        lambda: services.submit_move(game_id=game.pk, user=ana, move=next(moves), expected_version=0)
     )
     assert sorted(type(o).__name__ for o in outcomes) == ["Applied", "StaleVersion"]
     assert MoveEvent.objects.filter(game=game).count() == 1

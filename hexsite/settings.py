@@ -126,6 +126,8 @@ INSTALLED_APPS = [
     "games.hextension",
     "games.hextremadura",
     "games.hexland",
+    # Reports, sanctions, blocks, flags and the moderation record (after the games it points to).
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +160,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.game_sites",
             ],
+            # Report links, blocks and staff decisions on any page without a {% load %}.
+            "builtins": ["moderation.templatetags.moderation"],
         },
     },
 ]

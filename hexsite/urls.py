@@ -9,4 +9,5 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("moderation/", include("moderation.urls")),
 ]

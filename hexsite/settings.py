@@ -221,6 +221,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
     "start-due-leagues": {"task": "games.tasks.start_due_leagues", "schedule": timedelta(minutes=1)},
     "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
+    "reopen-ended-suspensions": {"task": "moderation.tasks.reopen_ended_suspensions", "schedule": timedelta(minutes=5)},
+    "compute-moderation-flags": {"task": "moderation.tasks.compute_flags", "schedule": crontab(hour=4, minute=0)},
 }
 
 AUTH_USER_MODEL = "accounts.User"

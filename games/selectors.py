@@ -203,7 +203,8 @@ def chat_context(game: Game, user) -> dict:
     latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
               .exclude(author_id__in=sanctions.blocked_ids(user)).select_related("author")
               .order_by("-created_at", "-pk")[:CHAT_SHOWN])
-    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user}
+    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user,
+            "chat_muted": sanctions.mute_notice(user)}
 
 
 @dataclass

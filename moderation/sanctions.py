@@ -35,9 +35,15 @@ def until(sanction: Sanction) -> str:
 
 
 def check_may_chat(user) -> None:
+    notice = mute_notice(user)
+    if notice:
+        raise Sanctioned(notice)
+
+
+def mute_notice(user) -> str:
+    """What a muted user reads where the chat form would be ("" when not muted)."""
     sanction = active(user, Sanction.Kind.MUTE)
-    if sanction is not None:
-        raise Sanctioned(f"You are muted in chat {until(sanction)}. Reason: {sanction.reason}")
+    return f"You are muted in chat {until(sanction)}. Reason: {sanction.reason}" if sanction else ""
 
 
 def check_may_play(user) -> None:

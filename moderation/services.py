@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -19,7 +18,7 @@ from accounts.models import User
 from games import ratelimit
 from games.errors import BadMove, GameError, GameNotActive, GameNotFound, NotYourSeat, RateLimited
 from games.models import ChatMessage, Game, Seat
-from games.services import adjudication, chat, lifecycle
+from games.services import adjudication, chat, lifecycle, notifications
 from games.services.moves import _seats_changed, lock_game
 from games.sites import get_site
 from moderation import sanctions
@@ -145,9 +144,7 @@ def _url(name: str) -> str:
 
 
 def _mail(user: User, subject: str, body: str) -> None:
-    """Account notices go whatever the user chose for game news (they concern the account)."""
-    if user.email:
-        send_mail(f"hexsite: {subject}", body, None, [user.email])
+    notifications.account_notice(user, subject, body)
 
 
 def _notify(user: User, subject: str, body: str) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django import template
 
+from games.models import Game
 from moderation import sanctions
 
 register = template.Library()
@@ -11,7 +12,9 @@ register = template.Library()
 @register.filter
 def unless_blocked_by(game, user):
     """A game someone offers (a rematch), or None when ``user`` has blocked who offered it."""
-    if game is None or user is None or not getattr(user, "is_authenticated", False):
+    if not isinstance(game, Game):  # none offered (the template engine gives "" for a missing one)
+        return None
+    if user is None or not getattr(user, "is_authenticated", False):
         return game
     return None if sanctions.has_blocked(user, game.created_by_id) else game
 

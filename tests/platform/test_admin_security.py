@@ -525,3 +525,32 @@ def test_the_database_refuses_to_truncate_update_or_delete_move_events(make_user
         transaction.savepoint_rollback(savepoint)
     assert MoveEvent.objects.filter(pk=event.pk).exists()
     _refused("TRUNCATE games_moveevent", match="TRUNCATE refused")  # the setting went with its savepoint
+
+
+# -- Moderation: rows change only through its actions; bulk actions are moderation ones ------
+
+MODERATION_MODELS = [Report, Sanction, ModerationRecord, Block, Flag]
+MODERATION_ACTIONS = {"dismiss_reports", "lift_sanctions", "clear_flags", "hide_messages"}
+
+
+def test_moderation_rows_are_never_added_changed_or_deleted_in_the_admin(world, client):
+    request = request_by(world.root)
+    for model in MODERATION_MODELS:
+        model_admin = admin.site._registry[model]
+        obj = model.objects.first()
+        assert not model_admin.has_add_permission(request), model
+        assert not model_admin.has_change_permission(request, obj), model
+        assert not model_admin.has_delete_permission(request, obj), model
+        assert set(model_admin.get_actions(request)) <= MODERATION_ACTIONS, model
+    record = ModerationRecord.objects.first()
+    assert client.post(reverse("admin:moderation_moderationrecord_delete", args=[record.pk]),
+                       {"post": "yes"}).status_code == 403
+    data = {"reason": "rewritten", "action": "warn"}
+    assert client.post(change_url(record), data).status_code == 403
+    assert ModerationRecord.objects.get(pk=record.pk).reason == record.reason
+
+
+def test_no_admin_offers_a_bulk_delete(world):
+    request = request_by(world.root)
+    for model, model_admin in admin.site._registry.items():
+        assert "delete_selected" not in model_admin.get_actions(request), model

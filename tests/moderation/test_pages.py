@@ -79,3 +79,44 @@ def test_blocking_and_unblocking_from_a_profile(client, make_user):
     assert not Block.objects.exists()
     assert client.post(reverse("block_player", args=["ana"])).status_code == 400
     assert client.get(reverse("block_player", args=["bo"])).status_code == 405
+
+
+def test_every_door_into_a_new_game_tells_a_banned_player_until_when_and_why(client, make_user, moderator):
+    from datetime import timedelta
+
+    from django.contrib.auth.models import Permission
+    from django.utils import timezone
+
+    from games import services
+    from games.leagues import services as leagues
+    from games.leagues.models import League
+
+    ana, bo = make_user(), make_user()
+    open_game = services.create_game(kind="toy", config={"players": 2, "target": 15}, created_by=ana)
+    finished = toy_game(bo, ana, target=3)
+    services.submit_move(game_id=finished.pk, user=bo, move={"type": "add", "n": 3}, expected_version=finished.version)
+    ana.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
+    league = leagues.create_league(organiser=type(ana).objects.get(pk=ana.pk), name="L", tiles_per_round=2,
+                                   round_hours=48, season_games=1, entry=League.Entry.OPEN,
+                                   schedule=League.Schedule.SEQUENTIAL, starts_at=timezone.now() + timedelta(days=1))
+    moderation.play_ban(actor=moderator, user=bo, days=5, reason="Abandons games")
+    client.force_login(bo)
+    games_before = Game.objects.count()
+    doors = [
+        (reverse("hextension_new"), {"visibility": "public", "players": 2, "tiles_per_round": 2,
+                                     "round_deadline": 86400, "ai_seats": 0, "ai_level": "strong"}),
+        (reverse("hexland_new"), {"visibility": "public", "players": 2, "seat_2": "open", "seat_3": "open",
+                                  "seat_4": "open", "timers": "normal", "vp_to_win": 10, "board": "beginner",
+                                  "discard_limit": 7, "max_turns": 200}),
+        (reverse("hextremadura_new"), {}),
+        (reverse("hextremadura_daily"), {}),
+        (reverse("game_join", args=[open_game.invite_token]), {}),
+        (reverse("game_rematch", args=[finished.pk]), {}),
+        (reverse("league_enter", args=[league.pk]), {}),
+    ]
+    for url, data in doors:
+        response = client.post(url, data)
+        page = response.content.decode()
+        assert response.status_code == 403, url
+        assert "You are banned from play until" in page and "Abandons games" in page, url
+    assert Game.objects.count() == games_before and not league.entries.exists()

@@ -117,6 +117,8 @@ class ModerationRecord(models.Model):
     details = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = "moderation record"
+        verbose_name_plural = "moderation record"
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
@@ -156,6 +158,8 @@ class Flag(models.Model):
     cleared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = "flag"
+        verbose_name_plural = "flagged players"
         ordering = ["cleared_at", "-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["user", "kind", "other_user"], condition=models.Q(cleared_at__isnull=True),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -80,12 +80,15 @@ def file_report(*, reporter, target, reason: str, text: str = "", game: Game | N
     if not ratelimit.hit("report", str(reporter.pk), limit, window):
         raise RateLimited("You have sent many reports in a short time; wait a while before the next.",
                           retry_after=window)
-    with transaction.atomic():
-        if Report.objects.filter(reporter=reporter, target=target, reason=reason, status=Report.Status.OPEN).exists():
-            raise GameNotActive(f"You have already reported {target.public_name} for this reason; "
-                                "staff will look at it.")
-        return Report.objects.create(reporter=reporter, target=target, reason=reason, text=text, game=game,
-                                     chat_message=chat_message)
+    already = GameNotActive(f"You have already reported {target.public_name} for this reason; staff will look at it.")
+    if Report.objects.filter(reporter=reporter, target=target, reason=reason, status=Report.Status.OPEN).exists():
+        raise already
+    try:
+        with transaction.atomic():
+            return Report.objects.create(reporter=reporter, target=target, reason=reason, text=text, game=game,
+                                         chat_message=chat_message)
+    except IntegrityError:  # the same report sent twice at once: the constraint keeps one
+        raise already from None
 
 
 def block(*, blocker, blocked) -> Block:

@@ -70,6 +70,8 @@ class Migration(migrations.Migration):
                 ('sanction', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='records', to='moderation.sanction')),
             ],
             options={
+                'verbose_name': 'moderation record',
+                'verbose_name_plural': 'moderation record',
                 'ordering': ['-created_at', '-pk'],
             },
         ),
@@ -98,6 +100,8 @@ class Migration(migrations.Migration):
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moderation_flags', to=settings.AUTH_USER_MODEL)),
             ],
             options={
+                'verbose_name': 'flag',
+                'verbose_name_plural': 'flagged players',
                 'ordering': ['cleared_at', '-created_at'],
                 'constraints': [models.UniqueConstraint(condition=models.Q(('cleared_at__isnull', True)), fields=('user', 'kind', 'other_user'), name='flag_one_open', nulls_distinct=False)],
             },

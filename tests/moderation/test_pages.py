@@ -120,3 +120,33 @@ def test_every_door_into_a_new_game_tells_a_banned_player_until_when_and_why(cli
         assert response.status_code == 403, url
         assert "You are banned from play until" in page and "Abandons games" in page, url
     assert Game.objects.count() == games_before and not league.entries.exists()
+
+
+ROOM = {"visibility": "public", "players": 2, "seat_2": "open", "seat_3": "open", "seat_4": "open",
+        "timers": "normal", "vp_to_win": 10, "board": "beginner", "discard_limit": 7, "max_turns": 200}
+
+
+def test_a_hexland_room_and_a_daily_puzzle_page_link_to_a_report_of_their_player(client, make_user):
+    from games.services import adjudication
+
+    ana, bo = make_user("ana"), make_user("bo")
+    client.force_login(ana)
+    client.post(reverse("hexland_new"), ROOM)
+    room = Game.objects.get(kind="hexland")
+    client.force_login(bo)
+    client.post(reverse("game_join", args=[room.invite_token]))
+    page = client.get(reverse("game_detail", args=[room.pk])).content.decode()
+    assert f'{reverse("report_player", args=["ana"])}?game={room.pk}' in page
+    # A daily puzzle: another player may open it once they have finished the day's puzzle.
+    client.force_login(ana)
+    client.post(reverse("hextremadura_daily"))
+    client.force_login(bo)
+    client.post(reverse("hextremadura_daily"))
+    ana_daily = Game.objects.get(kind="hextremadura", created_by=ana)
+    bo_daily = Game.objects.get(kind="hextremadura", created_by=bo)
+    adjudication.end_game(game_id=bo_daily.pk, by_user=make_user(is_staff=True), reason="test", scores=[40])
+    page = client.get(reverse("game_detail", args=[ana_daily.pk]))
+    assert page.status_code == 200
+    assert f'{reverse("report_player", args=["ana"])}?game={ana_daily.pk}' in page.content.decode()
+    response = client.post(reverse("report_player", args=["ana"]), {"reason": "cheating", "game": ana_daily.pk})
+    assert response.status_code == 302 and Report.objects.get().game == ana_daily

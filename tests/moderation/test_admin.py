@@ -54,6 +54,7 @@ def test_a_moderator_sees_the_queue_with_context_and_history_and_mutes_from_a_re
     page = client.get(reverse("admin:moderation_report_change", args=[report.pk])).content.decode()
     assert "you play like a potato" in page and reverse("game_detail", args=[game.pk]) in page
     assert "Earlier warning" in page and "Stalling or leaving games" in page  # the target's history
+    assert "<h2>History of bo</h2>" in page and "&lt;h2&gt;" not in page  # drawn, not escaped
     act = reverse("admin:moderation_report_act", args=[report.pk])
     assert client.post(act, {"action": "mute", "reason": "Insults"}).status_code == 400  # days needed
     assert client.post(act, {"action": "mute", "days": 3, "reason": "Insults"}).status_code == 302

@@ -294,3 +294,26 @@ def test_the_database_refuses_to_update_delete_or_truncate_a_moderation_record(m
     _refused("TRUNCATE moderation_moderationrecord", match="append-only: TRUNCATE refused")
     _refused("TRUNCATE accounts_user CASCADE", match="append-only: TRUNCATE refused")
     assert ModerationRecord.objects.get(pk=record.pk).reason == "First warning"
+
+
+def test_lifting_a_sanction_ends_it_early_and_reopens_a_suspended_account(make_user, moderator):
+    from moderation.models import Flag
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    muted = moderation.mute(actor=moderator, user=bo, days=30, reason="Insults")
+    suspended = moderation.suspend(actor=moderator, user=ana, days=30, reason="Threats")
+    moderation.lift(actor=moderator, sanction_id=muted.pk, reason="Apologised")
+    chat.post_message(game_id=game.pk, user=bo, text="sorry everyone")
+    moderation.lift(actor=moderator, sanction_id=suspended.pk, reason="Appeal accepted")
+    ana.refresh_from_db()
+    assert ana.is_active
+    with pytest.raises(GameNotActive, match="no longer in force"):
+        moderation.lift(actor=moderator, sanction_id=muted.pk, reason="again")
+    flag = Flag.objects.create(user=bo, kind=Flag.Kind.LEAVING_STREAK, evidence={"summary": "4 games"})
+    moderation.clear_flag(actor=moderator, flag_id=flag.pk, reason="Network trouble, checked")
+    flag.refresh_from_db()
+    assert flag.cleared_at is not None
+    assert list(ModerationRecord.objects.filter(action__in=["lift", "flag_cleared"]).order_by("pk")
+                .values_list("action", "target_user", "reason")) == [
+        ("lift", bo.pk, "Apologised"), ("lift", ana.pk, "Appeal accepted"), ("flag_cleared", bo.pk, "Network trouble, checked")]

@@ -162,8 +162,12 @@ class Flag(models.Model):
         verbose_name_plural = "flagged players"
         ordering = ["cleared_at", "-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["user", "kind", "other_user"], condition=models.Q(cleared_at__isnull=True),
-                                    name="flag_one_open", nulls_distinct=False),
+            # One open flag per user and kind (and other account): two partial indexes, since
+            # NULLS NOT DISTINCT needs PostgreSQL 15.
+            models.UniqueConstraint(fields=["user", "kind", "other_user"], name="flag_one_open_pair",
+                                    condition=models.Q(cleared_at__isnull=True, other_user__isnull=False)),
+            models.UniqueConstraint(fields=["user", "kind"], name="flag_one_open",
+                                    condition=models.Q(cleared_at__isnull=True, other_user__isnull=True)),
         ]
 
     def __str__(self) -> str:

@@ -103,7 +103,7 @@ class Migration(migrations.Migration):
                 'verbose_name': 'flag',
                 'verbose_name_plural': 'flagged players',
                 'ordering': ['cleared_at', '-created_at'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('cleared_at__isnull', True)), fields=('user', 'kind', 'other_user'), name='flag_one_open', nulls_distinct=False)],
+                'constraints': [models.UniqueConstraint(condition=models.Q(('cleared_at__isnull', True), ('other_user__isnull', False)), fields=('user', 'kind', 'other_user'), name='flag_one_open_pair'), models.UniqueConstraint(condition=models.Q(('cleared_at__isnull', True), ('other_user__isnull', True)), fields=('user', 'kind'), name='flag_one_open')],
             },
         ),
         migrations.AddConstraint(

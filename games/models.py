@@ -155,6 +155,8 @@ class MoveEvent(models.Model):
         AI = "ai", "Move by an AI"
         TIMEOUT = "timeout", "Timeout"
         UNDO = "undo", "Undo of the last move"
+        # A staff decision (abort, or a result): who and why, in the payload; replay skips it.
+        STAFF = "staff", "Staff decision"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()

@@ -9,6 +9,7 @@ from games import presence, state_store
 from games.errors import GameNotFound, NotYourSeat
 from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
+from moderation import sanctions
 
 
 def game_for_viewer(game_id: int, user) -> Game:
@@ -198,9 +199,12 @@ def may_chat(game: Game, user) -> bool:
 
 def chat_context(game: Game, user) -> dict:
     """The latest visible chat messages of a game (oldest first) and whether ``user`` may write."""
-    latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True).select_related("author")
+    # Messages of players the viewer blocked are left out (moderation.Block).
+    latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
+              .exclude(author_id__in=sanctions.blocked_ids(user)).select_related("author")
               .order_by("-created_at", "-pk")[:CHAT_SHOWN])
-    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user)}
+    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user,
+            "chat_muted": sanctions.mute_notice(user)}
 
 
 @dataclass
@@ -214,7 +218,8 @@ class ReplayStep:
 def replay_step(game: Game, user, at: int) -> ReplayStep:
     """A finished game as it stood after its first ``at`` events: the spectator's view, or the
     viewer's own seat's view if they played (nobody else's cards, ever)."""
-    if game.status != Game.Status.FINISHED:
+    aborted = game.status == Game.Status.CANCELLED and game.version > 0  # by staff: its events stay
+    if game.status != Game.Status.FINISHED and not aborted:
         raise NotYourSeat("A game can be replayed once it is over.")
     last = game.version
     at = max(0, min(at, last))

@@ -101,6 +101,8 @@ def effective_events(game: Game, upto: int | None = None) -> list[tuple[int | No
         events = events.filter(seq__lte=upto)
     effective: list[tuple[int | None, str, dict]] = []
     for seat, kind, payload in events.values_list("seat", "kind", "payload").iterator():
+        if kind == MoveEvent.Kind.STAFF:  # a staff decision ends a game; it moves nothing
+            continue
         if kind == MoveEvent.Kind.UNDO:
             effective.pop()
         else:

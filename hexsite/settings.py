@@ -126,6 +126,8 @@ INSTALLED_APPS = [
     "games.hextension",
     "games.hextremadura",
     "games.hexland",
+    # Reports, sanctions, blocks, flags and the moderation record (after the games it points to).
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -159,6 +161,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.game_sites",
             ],
+            # Report links, blocks and staff decisions on any page without a {% load %}.
+            "builtins": ["moderation.templatetags.moderation"],
         },
     },
 ]
@@ -232,6 +236,8 @@ CELERY_BEAT_SCHEDULE = {
                        "schedule": timedelta(seconds=int(os.environ.get("REMINDER_SWEEP_SECONDS", "60")))},
     "start-due-leagues": {"task": "games.tasks.start_due_leagues", "schedule": timedelta(minutes=1)},
     "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
+    "reopen-ended-suspensions": {"task": "moderation.tasks.reopen_ended_suspensions", "schedule": timedelta(minutes=5)},
+    "compute-moderation-flags": {"task": "moderation.tasks.compute_flags", "schedule": crontab(hour=4, minute=0)},
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -11,4 +11,5 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("moderation/", include("moderation.urls")),
 ]

@@ -33,7 +33,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def new_casual_game(request: HttpRequest) -> HttpResponse:
-    game = services.start_casual_game(user=request.user)
+    try:
+        game = services.start_casual_game(user=request.user)
+    except GameError as error:  # a play ban
+        return error_response(request, error)
     return redirect("game_detail", game_id=game.pk)
 
 
@@ -48,6 +51,8 @@ def start_daily(request: HttpRequest) -> HttpResponse:
             return error_response(request, error)
         messages.info(request, error.message)
         return redirect("game_detail", game_id=attempt.pk)
+    except GameError as error:  # a play ban
+        return error_response(request, error)
     return redirect("game_detail", game_id=game.pk)
 
 

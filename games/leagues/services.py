@@ -18,6 +18,7 @@ from games.hextension.engine import KIND as HEXTENSION
 from games.leagues.models import Announcement, League, LeagueEntry
 from games.models import Game, Seat
 from games.services import notifications
+from moderation import sanctions
 
 ORGANISER_PERMISSION = "leagues.organise_leagues"
 AI_STAND_IN = "strong"  # who plays the seat of a removed player
@@ -44,6 +45,7 @@ def create_league(*, organiser, **fields) -> League:
 
 @transaction.atomic
 def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEntry:
+    sanctions.check_may_play(user)  # a play ban keeps a player out of new seasons too
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
         raise GameNotFound("There is no such league.")

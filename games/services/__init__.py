@@ -5,7 +5,9 @@
   players' moves, undo, AI moves, timeouts;
 - ``clocks``: deadlines per turn and phase, pausing and resuming them;
 - ``after_game``: reminders, progress e-mails and what follows the end of a game;
-- ``ratings``, ``notifications``: site-wide ratings and e-mail.
+- ``ratings``, ``notifications``: site-wide ratings and e-mail;
+- ``chat``: a game's chat; ``adjudication``: staff abort a game or decide its result (a
+  ``staff`` event in its store).
 
 Row locks are always taken in one order: League, then Game (by id), then Seat
 (docs/architecture.md, "Locks").

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import ratelimit, realtime, selectors
 from games.errors import BadMove, GameNotFound, NotYourSeat, RateLimited
 from games.models import ChatMessage, Game
+from moderation import sanctions
 
 MAX_CHARS = 500
 RATE = (5, 10)  # messages per user and game, per seconds
@@ -33,6 +34,7 @@ def post_message(*, game_id: int, user, text: str) -> ChatMessage:
         raise GameNotFound("There is no such game.")
     if not selectors.may_chat(game, user):
         raise NotYourSeat("Only the players of this game can write in its chat.")
+    sanctions.check_may_chat(user)  # muted: refused, with until when and why
     limit, window = RATE
     if not ratelimit.hit("chat", f"{user.pk}:{game_id}", limit, window):
         raise RateLimited("You are writing too fast; wait a few seconds.", retry_after=window)

@@ -46,6 +46,13 @@ def deliver(user: User, subject: str, body: str) -> None:
     send_mail(subject, body, None, [user.email])
 
 
+def account_notice(user: User, subject: str, body: str) -> None:
+    """A notice about the account itself (a moderation action, a report closed): sent whatever
+    the user chose for game news, since it is not game news."""
+    if user.email:
+        send_mail(f"hexsite: {subject}", body, None, [user.email])
+
+
 def _players(game: Game, seats: Iterable[int] | None = None) -> list[tuple[int, User]]:
     rows = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
     if seats is not None:

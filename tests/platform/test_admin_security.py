@@ -34,6 +34,8 @@ from games.hextremadura.models import DailyAttempt, DailyPuzzle
 from games.leagues import services as leagues
 from games.leagues.models import Announcement, League, LeagueEntry
 from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat, new_invite_token
+from moderation import services as moderation
+from moderation.models import Block, Flag, ModerationRecord, Report, Sanction
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +118,13 @@ def world(make_user, django_user_model, client, settings) -> World:
     daily.ensure_puzzle(daily.today() - dt.timedelta(days=1))
     Rating.objects.create(user=ana, mu=27.0, sigma=7.0, games=1)
     RatingChange.objects.create(user=ana, game=public_finished, mu=27.0, sigma=7.0, ordinal=6.0)
-    ChatMessage.objects.create(game=public_finished, author=ana, text="good game")
+    message = ChatMessage.objects.create(game=public_finished, author=ana, text="good game")
+    # Moderation: a report with its context, a sanction (and so a record), a block, a flag.
+    moderation.file_report(reporter=bo, target=ana, reason=Report.Reason.CHAT_ABUSE, chat_message=message)
+    moderation.file_report(reporter=bo, target=ana, reason=Report.Reason.STALLING, game=races[0])
+    moderation.mute(actor=root, user=bo, days=1, reason="Shouting in chat")
+    moderation.block(blocker=ana, blocked=bo)
+    Flag.objects.create(user=bo, other_user=ana, kind=Flag.Kind.PLACEMENT_MATCH, evidence={"summary": "9 of 10"})
     EmailAddress.objects.create(user=ana, email="ana@example.com", primary=True, verified=True)
     Group.objects.create(name="moderators").user_set.add(organiser)
     client.force_login(root)
@@ -209,6 +217,14 @@ def _attacks(w: World):
         (Group, "user__created_games__seed__gte", race.seed, race.seed + 1),
         (EmailAddress, "user__created_games__seed__gte", race.seed, race.seed + 1),
         (EmailAddress, "user__password__startswith", w.ana.password[:8], "bcrypt$$"),
+        (Report, "game__seed__gte", race.seed, race.seed + 1),
+        (Report, "target__password__startswith", w.ana.password[:8], "bcrypt$$"),
+        (Report, "chat_message__game__invite_token__startswith", w.public_finished.invite_token[:3], "~~~"),
+        (Sanction, "user__created_games__seed__gte", race.seed, race.seed + 1),
+        (ModerationRecord, "target_user__password__startswith", w.bo.password[:8], "bcrypt$$"),
+        (ModerationRecord, "details__has_key", "days", "nothing"),
+        (Block, "blocked__seats__game__seed__gte", race.seed, race.seed + 1),
+        (Flag, "other_user__password__startswith", w.ana.password[:8], "bcrypt$$"),
     ]
 
 
@@ -509,3 +525,32 @@ def test_the_database_refuses_to_truncate_update_or_delete_move_events(make_user
         transaction.savepoint_rollback(savepoint)
     assert MoveEvent.objects.filter(pk=event.pk).exists()
     _refused("TRUNCATE games_moveevent", match="TRUNCATE refused")  # the setting went with its savepoint
+
+
+# -- Moderation: rows change only through its actions; bulk actions are moderation ones ------
+
+MODERATION_MODELS = [Report, Sanction, ModerationRecord, Block, Flag]
+MODERATION_ACTIONS = {"dismiss_reports", "lift_sanctions", "clear_flags", "hide_messages"}
+
+
+def test_moderation_rows_are_never_added_changed_or_deleted_in_the_admin(world, client):
+    request = request_by(world.root)
+    for model in MODERATION_MODELS:
+        model_admin = admin.site._registry[model]
+        obj = model.objects.first()
+        assert not model_admin.has_add_permission(request), model
+        assert not model_admin.has_change_permission(request, obj), model
+        assert not model_admin.has_delete_permission(request, obj), model
+        assert set(model_admin.get_actions(request)) <= MODERATION_ACTIONS, model
+    record = ModerationRecord.objects.first()
+    assert client.post(reverse("admin:moderation_moderationrecord_delete", args=[record.pk]),
+                       {"post": "yes"}).status_code == 403
+    data = {"reason": "rewritten", "action": "warn"}
+    assert client.post(change_url(record), data).status_code == 403
+    assert ModerationRecord.objects.get(pk=record.pk).reason == record.reason
+
+
+def test_no_admin_offers_a_bulk_delete(world):
+    request = request_by(world.root)
+    for model, model_admin in admin.site._registry.items():
+        assert "delete_selected" not in model_admin.get_actions(request), model

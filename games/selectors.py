@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import presence, state_store
 from games.errors import GameNotFound, NotYourSeat
@@ -94,6 +94,13 @@ def open_game_context(game: Game) -> dict:
             "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level)}
 
 
+def with_free_seats(games: QuerySet) -> QuerySet:
+    """Games annotated with ``seat_count`` and ``free_seats`` (neither a player nor an AI), for
+    lobbies and lists that say how many seats are left."""
+    return games.annotate(seat_count=Count("seats", distinct=True),
+                          free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__ai_level=""), distinct=True))
+
+
 def board_context(game: Game, user) -> BoardContext:
     """What one user sees of a game: their own seat's view, or a spectator's."""
     seat = seat_of(game, user)
@@ -135,7 +142,8 @@ def dashboard(user, finished_limit: int = 20) -> Dashboard:
     )
     your_move = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] in g.awaiting]
     waiting = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] not in g.awaiting]
-    open_games = [g for g in games if g.status == Game.Status.OPEN]
+    open_games = list(with_free_seats(Game.objects.filter(pk__in=[g.pk for g in games if g.status == Game.Status.OPEN]))
+                      .order_by("-created_at"))
     finished = list(Game.objects.filter(pk__in=seats, status=Game.Status.FINISHED).order_by("-finished_at")[:finished_limit])
     return Dashboard(your_move=your_move, waiting=waiting, open=open_games, finished=finished)
 

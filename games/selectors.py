@@ -217,21 +217,73 @@ class ReplayStep:
     at: int
     last: int
     event: object | None
+    template: str = ""
+    # The steps at which a new turn (a round, a player's turn) began, 0 first: for jumping by turns.
+    turns: list[int] = field(default_factory=list)
+    turn_label: str = ""
+
+    @property
+    def previous_turn(self) -> int | None:
+        earlier = [seq for seq in self.turns if seq < self.at]
+        return earlier[-1] if earlier else None
+
+    @property
+    def next_turn(self) -> int | None:
+        return next((seq for seq in self.turns if seq > self.at), None)
 
 
-def replay_step(game: Game, user, at: int) -> ReplayStep:
-    """A finished game as it stood after its first ``at`` events: the spectator's view, or the
-    viewer's own seat's view if they played (nobody else's cards, ever)."""
-    if game.status != Game.Status.FINISHED:
-        raise NotYourSeat("A game can be replayed once it is over.")
-    last = game.version
-    at = max(0, min(at, last))
-    seat = seat_of(game, user)
+def replay_limit(game: Game, seat: int | None) -> int:
+    """How far ``seat`` may step through ``game``: a finished game to its end; a running one, for
+    its players only, to the start of the open round when seats act at once (the round's
+    submissions are secret until it closes), else to the latest move (each was public)."""
+    if game.status == Game.Status.FINISHED:
+        return game.version
+    if game.status == Game.Status.ACTIVE and seat is not None:
+        engine = get_site(game.kind).engine
+        return game.turn_started_version if engine.SIMULTANEOUS_TURNS else game.version
+    if game.status == Game.Status.ACTIVE:
+        raise NotYourSeat("A running game can be replayed by its players only; watch it live, or replay it once it is over.")
+    raise NotYourSeat("A game can be replayed once it has started.")
+
+
+def _replay_turns(game: Game, last: int, at: int):
+    """One pass over the events up to ``last``: the state after event ``at`` and the steps at
+    which the engine's turn key changed. Undo events take back the latest effective move."""
     engine = get_site(game.kind).engine
-    view = engine.view(state_store.replay(game, upto=at), seat)
+    states = [engine.new_state(game.config, game.seed)]
+    key = engine.turn_key(states[0])
+    turns, at_state = [0], states[0]
+    events = MoveEvent.objects.filter(game_id=game.pk, seq__lte=last).order_by("seq")
+    for seq, seat, kind, payload in events.values_list("seq", "seat", "kind", "payload").iterator():
+        if kind == MoveEvent.Kind.UNDO:
+            states.pop()
+        else:
+            states.append(state_store.apply_event(engine, states[-1], seat, kind, payload))
+        new_key = engine.turn_key(states[-1])
+        if new_key != key:
+            turns.append(seq)
+            key = new_key
+        if seq == at:
+            at_state = states[-1]
+    return at_state, turns
+
+
+def replay_step(game: Game, user, at: int | None = None) -> ReplayStep:
+    """A game as it stood after its first ``at`` events (default: as far as the viewer may go):
+    the spectator's view, or the viewer's own seat's view if they play (nobody else's cards,
+    ever). A running game stops where ``replay_limit`` says."""
+    seat = seat_of(game, user)
+    last = replay_limit(game, seat)
+    at = last if at is None else max(0, min(at, last))
+    site = get_site(game.kind)
+    state, turns = _replay_turns(game, last, at)
+    view = site.engine.view(state, seat)
     event = game.events.filter(seq=at).select_related("created_by").first() if at else None
-    board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()))
-    return ReplayStep(board=board, at=at, last=last, event=event)
+    board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()), viewer=user)
+    spectator_view = view if seat is None else site.engine.view(state, None)
+    return ReplayStep(board=board, at=at, last=last, event=event,
+                      template=site.replay_template or site.board_template, turns=turns,
+                      turn_label=site.label_for_turn(spectator_view) if site.turn_label else "")
 
 
 def presence_context(game: Game) -> dict:

@@ -80,3 +80,39 @@ def test_without_javascript_the_link_is_a_selectable_field(live_server, browser,
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.locator("#invite-link").is_visible() and not page.get_by_role("button", name="Copy").is_visible()
     context.close()
+
+
+def test_a_replay_steps_with_the_keyboard(live_server, browser, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 3}, created_by=ana,
+                                players=[ana, bo], join=False, turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    for _ in range(2):
+        for seat, user in enumerate([ana, bo]):
+            game.refresh_from_db()
+            move = hextension.legal_moves(state_store.load(game), seat)[0]
+            services.submit_move(game_id=game.pk, user=user, move=move, expected_version=game.version)
+    context = browser.new_context()
+    log_in(context, live_server.url, ana)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?at=0")
+    assert "Before the first round" in page.content()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**?at=1")
+    page.keyboard.press("PageDown")  # the next round begins after both have moved
+    page.wait_for_url("**?at=2")
+    assert "Diagrams after round 1" in page.content()
+    page.keyboard.press("End")  # a running game: as far as the closed rounds go
+    page.wait_for_url("**?at=4")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**?at=3")
+    page.keyboard.press("Home")
+    page.wait_for_url("**?at=0")
+    # typing in the "Go to move" field is not taken for a step
+    page.locator("#replay-at").fill("2")
+    page.locator("#replay-at").press("ArrowLeft")
+    assert page.url.endswith("?at=0")
+    assert errors == []
+    context.close()

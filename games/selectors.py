@@ -238,12 +238,13 @@ def replay_limit(game: Game, seat: int | None) -> int:
     submissions are secret until it closes), else to the latest move (each was public)."""
     if game.status == Game.Status.FINISHED:
         return game.version
-    if game.status == Game.Status.ACTIVE and seat is not None:
+    running = game.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+    if running and seat is not None:
         engine = get_site(game.kind).engine
         return game.turn_started_version if engine.SIMULTANEOUS_TURNS else game.version
-    if game.status == Game.Status.ACTIVE:
+    if running:
         raise NotYourSeat("A running game can be replayed by its players only; watch it live, or replay it once it is over.")
-    raise NotYourSeat("A game can be replayed once it has started.")
+    raise NotYourSeat("Only a game that has been played can be replayed.")
 
 
 def _replay_turns(game: Game, last: int, at: int):

@@ -130,8 +130,10 @@ def test_a_running_hextension_replay_stops_before_the_open_round(client, make_us
             assert f"{tile} on {cell}" not in page and f"Cell {cell}, tile {tile}" not in page
             assert not any(f"tile {t}" in page or f">{t}<" in page or f"cell_{t}" in page for t in undrawn)
             assert str(game.seed) not in page and 'name="version"' not in page  # no move form in a replay
+    assert reverse("game_replay", args=[game.pk]) in client.get(reverse("game_detail", args=[game.pk])).content.decode()
     client.force_login(eve)  # the game is public, but a running game is its players' to replay
     assert client.get(reverse("game_replay", args=[game.pk])).status_code == 403
+    assert reverse("game_replay", args=[game.pk]) not in client.get(reverse("game_detail", args=[game.pk])).content.decode()
 
 
 def test_a_finished_hextension_replay_shows_every_board_round_by_round(client, make_user):

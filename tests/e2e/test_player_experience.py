@@ -116,3 +116,46 @@ def test_a_replay_steps_with_the_keyboard(live_server, browser, make_user):
     assert page.url.endswith("?at=0")
     assert errors == []
     context.close()
+
+
+def test_hextremadura_and_hexland_replays_step_without_script_errors(live_server, browser, make_user):
+    import random
+
+    from games.hexland import engine as hexland
+    from games.hextremadura import engine as hextremadura
+
+    ana, bo = make_user("ana"), make_user("bo")
+    solo = services.create_game(kind="hextremadura", config={}, created_by=ana, visibility="private")
+    if Game.objects.get(pk=solo.pk).status == Game.Status.OPEN:
+        services.start_game(game_id=solo.pk)
+    for version in range(3):
+        move = hextremadura.legal_moves(state_store.load(Game.objects.get(pk=solo.pk)), 0)[0]
+        services.submit_move(game_id=solo.pk, user=ana, move=move, expected_version=version)
+    room = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed", "timers": "normal"},
+                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=room.pk)
+    rng, users = random.Random(5), {0: ana, 1: bo}
+    for _ in range(8):
+        game = Game.objects.get(pk=room.pk)
+        seat = game.awaiting[0]
+        moves = [m for m in hexland.view(state_store.load(game), seat)["legal_moves"] if m["type"] != "offer"]
+        services.submit_move(game_id=room.pk, user=users[seat], move=rng.choice(moves), expected_version=game.version)
+    context = browser.new_context()
+    log_in(context, live_server.url, ana)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{live_server.url}/games/{solo.pk}/replay/?at=0")
+    assert page.locator(".hxt-map-frame .hxt-tile").count() == 0
+    for placed in (1, 2):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(f"**?at={placed}")
+        assert page.locator(".hxt-map-frame .hxt-tile").count() == placed
+    assert page.get_by_role("heading", name="Objectives").is_visible()
+    page.goto(f"{live_server.url}/games/{room.pk}/replay/?at=0")
+    page.keyboard.press("End")
+    page.wait_for_url("**?at=8")
+    assert page.locator("[data-owner]").count() == 1 and page.locator('[data-owner="0"]').count() == 1
+    assert errors == []
+    context.close()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import presence, state_store
@@ -91,7 +92,9 @@ def open_game_context(game: Game) -> dict:
         initial = form_class.initial_from(game.config) if hasattr(form_class, "initial_from") else {}
         settings_form = form_class(initial=initial)
     return {"ai_levels": site.engine.ai_levels(), "settings_form": settings_form,
-            "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level)}
+            "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level),
+            # A socket push has no request to take the host from: the site's own address then.
+            "site_url": settings.SITE_URL.rstrip("/")}
 
 
 def with_free_seats(games: QuerySet) -> QuerySet:

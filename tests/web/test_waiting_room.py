@@ -43,3 +43,16 @@ def test_lobby_and_dashboard_say_how_many_seats_are_free(client, make_user):
     services.join_game(game_id=game.pk, user=bo)  # the last seat: the game starts
     client.force_login(bo)
     assert str(game) not in client.get(reverse("hextension_lobby")).content.decode()
+
+
+def test_a_pushed_waiting_room_gives_the_sites_own_address(make_user, settings):
+    from django.template.loader import render_to_string
+
+    from games import selectors
+
+    settings.SITE_URL = "https://hex.example.org/"
+    ana = make_user("ana")
+    game = services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 2}, created_by=ana,
+                                turn_seconds=86400)
+    html = render_to_string("games/_board.html", selectors.board_context(game, ana).as_dict())  # as a socket does
+    assert f'value="https://hex.example.org/games/join/{game.invite_token}/"' in html

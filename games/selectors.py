@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.conf import settings
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from games import presence, state_store
 from games.errors import GameNotFound, NotYourSeat
@@ -92,7 +93,16 @@ def open_game_context(game: Game) -> dict:
         initial = form_class.initial_from(game.config) if hasattr(form_class, "initial_from") else {}
         settings_form = form_class(initial=initial)
     return {"ai_levels": site.engine.ai_levels(), "settings_form": settings_form,
-            "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level)}
+            "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level),
+            # A socket push has no request to take the host from: the site's own address then.
+            "site_url": settings.SITE_URL.rstrip("/")}
+
+
+def with_free_seats(games: QuerySet) -> QuerySet:
+    """Games annotated with ``seat_count`` and ``free_seats`` (neither a player nor an AI), for
+    lobbies and lists that say how many seats are left."""
+    return games.annotate(seat_count=Count("seats", distinct=True),
+                          free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__ai_level=""), distinct=True))
 
 
 def board_context(game: Game, user) -> BoardContext:
@@ -136,7 +146,8 @@ def dashboard(user, finished_limit: int = 20) -> Dashboard:
     )
     your_move = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] in g.awaiting]
     waiting = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] not in g.awaiting]
-    open_games = [g for g in games if g.status == Game.Status.OPEN]
+    open_games = list(with_free_seats(Game.objects.filter(pk__in=[g.pk for g in games if g.status == Game.Status.OPEN]))
+                      .order_by("-created_at"))
     finished = list(Game.objects.filter(pk__in=seats, status=Game.Status.FINISHED).order_by("-finished_at")[:finished_limit])
     return Dashboard(your_move=your_move, waiting=waiting, open=open_games, finished=finished)
 
@@ -213,22 +224,75 @@ class ReplayStep:
     at: int
     last: int
     event: object | None
+    template: str = ""
+    # The steps at which a new turn (a round, a player's turn) began, 0 first: for jumping by turns.
+    turns: list[int] = field(default_factory=list)
+    turn_label: str = ""
+
+    @property
+    def previous_turn(self) -> int | None:
+        earlier = [seq for seq in self.turns if seq < self.at]
+        return earlier[-1] if earlier else None
+
+    @property
+    def next_turn(self) -> int | None:
+        return next((seq for seq in self.turns if seq > self.at), None)
 
 
-def replay_step(game: Game, user, at: int) -> ReplayStep:
-    """A finished game as it stood after its first ``at`` events: the spectator's view, or the
-    viewer's own seat's view if they played (nobody else's cards, ever)."""
+def replay_limit(game: Game, seat: int | None) -> int:
+    """How far ``seat`` may step through ``game``: a finished game to its end; a running one, for
+    its players only, to the start of the open round when seats act at once (the round's
+    submissions are secret until it closes), else to the latest move (each was public)."""
     aborted = game.status == Game.Status.CANCELLED and game.version > 0  # by staff: its events stay
-    if game.status != Game.Status.FINISHED and not aborted:
-        raise NotYourSeat("A game can be replayed once it is over.")
-    last = game.version
-    at = max(0, min(at, last))
-    seat = seat_of(game, user)
+    if game.status == Game.Status.FINISHED or aborted:
+        return game.version
+    running = game.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+    if running and seat is not None:
+        engine = get_site(game.kind).engine
+        return game.turn_started_version if engine.SIMULTANEOUS_TURNS else game.version
+    if running:
+        raise NotYourSeat("A running game can be replayed by its players only; watch it live, or replay it once it is over.")
+    raise NotYourSeat("Only a game that has been played can be replayed.")
+
+
+def _replay_turns(game: Game, last: int, at: int):
+    """One pass over the events up to ``last``: the state after event ``at`` and the steps at
+    which the engine's turn key changed. Undo events take back the latest effective move."""
     engine = get_site(game.kind).engine
-    view = engine.view(state_store.replay(game, upto=at), seat)
+    states = [engine.new_state(game.config, game.seed)]
+    key = engine.turn_key(states[0])
+    turns, at_state = [0], states[0]
+    events = MoveEvent.objects.filter(game_id=game.pk, seq__lte=last).order_by("seq")
+    for seq, seat, kind, payload in events.values_list("seq", "seat", "kind", "payload").iterator():
+        if kind == MoveEvent.Kind.UNDO:
+            states.pop()
+        else:
+            states.append(state_store.apply_event(engine, states[-1], seat, kind, payload))
+        new_key = engine.turn_key(states[-1])
+        if new_key != key:
+            turns.append(seq)
+            key = new_key
+        if seq == at:
+            at_state = states[-1]
+    return at_state, turns
+
+
+def replay_step(game: Game, user, at: int | None = None) -> ReplayStep:
+    """A game as it stood after its first ``at`` events (default: as far as the viewer may go):
+    the spectator's view, or the viewer's own seat's view if they play (nobody else's cards,
+    ever). A running game stops where ``replay_limit`` says."""
+    seat = seat_of(game, user)
+    last = replay_limit(game, seat)
+    at = last if at is None else max(0, min(at, last))
+    site = get_site(game.kind)
+    state, turns = _replay_turns(game, last, at)
+    view = site.engine.view(state, seat)
     event = game.events.filter(seq=at).select_related("created_by").first() if at else None
-    board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()))
-    return ReplayStep(board=board, at=at, last=last, event=event)
+    board = BoardContext(game=game, seat=seat, view=view, your_move=False, seats=list(game.seats.all()), viewer=user)
+    spectator_view = view if seat is None else site.engine.view(state, None)
+    return ReplayStep(board=board, at=at, last=last, event=event,
+                      template=site.replay_template or site.board_template, turns=turns,
+                      turn_label=site.label_for_turn(spectator_view) if site.turn_label else "")
 
 
 def presence_context(game: Game) -> dict:

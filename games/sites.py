@@ -34,6 +34,8 @@ class GameSite:
     # moves change ("who has moved"), as elements with stable ids and ``hx-swap-oob``, drawn from
     # the spectator's view. Sockets then send only this, not the board. "": always the board.
     turn_progress_template: str = ""
+    # The board in a replay (selectors.replay_step: a past view, never a move form). "": the board.
+    replay_template: str = ""
     # A submitted form -> a move dict (the JSON ``move`` field always works too).
     parse_form: Callable[["QueryDict"], dict] | None = None
     # Finished games change players' site-wide ratings.

@@ -146,11 +146,12 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a finished game move by move (``?at=N``: after N events)."""
+    """Step through a game move by move (``?at=N``: after N events): a finished one, or for its
+    players the closed turns of a running one."""
     try:
         game = selectors.game_for_viewer(game_id, request.user)
-        at = int(request.GET.get("at", game.version))
-        step = selectors.replay_step(game, request.user, at)
+        at = request.GET.get("at")
+        step = selectors.replay_step(game, request.user, None if at in (None, "") else int(at))
     except ValueError:
         return error_response(request, BadMove("Give the step as a whole number."), game_id)
     except GameError as error:

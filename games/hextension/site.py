@@ -12,6 +12,7 @@ SITE = GameSite(
     engine_path="games.hextension.engine",
     board_template="hextension/board.html",
     turn_progress_template="hextension/turn_progress.html",
+    replay_template="hextension/replay.html",
     parse_form=forms.parse_placement,
     rated=True,
     after_game=(services.analyse_game,),

@@ -291,3 +291,39 @@ def diagram_svg(seat_view: Mapping, *, label: str = "") -> SafeString:
     head = _svg_open("hx-diagram", DIAGRAM_VIEW_BOX, "img", label)
     body = _cells(seat_view, None, False, detailed=False) + _markers(seat_view.get("lines") or [])
     return mark_safe(head + body + "</svg>")
+
+
+# --- the diagrams' legend ----------------------------------------------------------------------
+
+_SWATCH_VIEW_BOX = f"{_fmt(-R - 2)} {_fmt(-R - 2)} {_fmt(2 * R + 4)} {_fmt(2 * R + 4)}"
+
+
+def _swatch(body: str) -> str:
+    return (
+        f'<svg class="hx-swatch" xmlns="http://www.w3.org/2000/svg" viewBox="{_SWATCH_VIEW_BOX}" '
+        f'width="32" height="32" aria-hidden="true" focusable="false" {_SVG_TEXT}>{body}</svg>'
+    )
+
+
+def legend_items() -> list[tuple[SafeString, str]]:
+    """What the marks of an evaluation diagram mean (rules, "The evaluation diagram"), each with
+    a small drawing made by the same code as the diagrams: (swatch, explanation)."""
+    open_mark = f'<text y="0" dy=".35em" font-size="30" font-weight="700">7</text>'
+    scoring = (
+        f'<circle r="{MARKER_RADIUS * 2}" fill="{SCORING_FILL}" stroke="{ACCENT}" stroke-width="2"/>'
+        f'<text dy=".35em" font-size="28" font-weight="700">8</text>'
+    )
+    return [
+        (mark_safe(_swatch(_hex(CELL_FILL["placed"]) + tile_marks("174"))),
+         "A grey cell holds a tile: its three coloured lines and values (| / \\)."),
+        (mark_safe(_swatch(_hex(CELL_FILL["latest"]) + tile_marks("963"))),
+         "A darker cell holds a tile placed in the latest round."),
+        (mark_safe(_swatch(open_mark)),
+         "A number beyond a line's end: the value that line can still score (value × its length)."),
+        (mark_safe(_swatch(f'<circle r="6" fill="{MUTED}"/>')),
+         "A small dot: the line is empty and can still score any of several values."),
+        (mark_safe(_swatch(scoring)),
+         "A shaded number: the line is full of one value and scores it."),
+        (mark_safe(_swatch(f'<circle r="{DEAD_RADIUS * 2}" fill="{DEAD_FILL}"/>')),
+         "A dark circle: the line can no longer score (two values on it, or too few tiles of its value left)."),
+    ]

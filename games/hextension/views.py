@@ -8,7 +8,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from games import services
+from games import selectors, services
 from games.errors import GameError
 from games.hextension.engine import KIND
 from games.hextension.forms import HextensionGameForm
@@ -18,7 +18,8 @@ from games.views import error_response
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    games = Game.objects.filter(kind=KIND, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+    games = selectors.with_free_seats(
+        Game.objects.filter(kind=KIND, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC))
     page = Paginator(games.order_by("-created_at"), 25).get_page(request.GET.get("page"))
     return render(request, "hextension/lobby.html", {"page": page})
 

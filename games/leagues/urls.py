@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.league_list, name="league_list"),
     path("new/", views.league_new, name="league_new"),
     path("<int:league_id>/", views.league_detail, name="league_detail"),
+    path("<int:league_id>/organise/", views.league_organise, name="league_organise"),
     path("<int:league_id>/enter/", views.league_enter, name="league_enter"),
     path("<int:league_id>/entries/<int:entry_id>/", views.league_decide, name="league_decide"),
     path("<int:league_id>/start/", views.league_start, name="league_start"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Min
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +22,8 @@ from games.views import error_response
 
 @login_required
 def league_list(request: HttpRequest) -> HttpResponse:
-    page = Paginator(League.objects.select_related("organiser"), 25).get_page(request.GET.get("page"))
+    leagues_with_start = League.objects.select_related("organiser").annotate(started_at=Min("games__created_at")).order_by("-starts_at", "pk")
+    page = Paginator(leagues_with_start, 25).get_page(request.GET.get("page"))
     return render(request, "leagues/list.html", {"page": page, "can_organise": leagues.can_organise(request.user)})
 
 
@@ -40,32 +42,63 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("organiser"), pk=league_id)
-    is_organiser = league.organiser_id == request.user.pk or request.user.is_staff
+    is_organiser = _is_organiser(league, request.user)
     entry = LeagueEntry.objects.filter(league=league, user=request.user).first()
     context = {
         "league": league,
+        "started_at": _started_at(league),
         "is_organiser": is_organiser,
         "entry": entry,
         "players": leagues.players(league),
-        "pending": league.entries.filter(status=LeagueEntry.Status.PENDING).select_related("user") if is_organiser else [],
+        "pending_count": league.entries.filter(status=LeagueEntry.Status.PENDING).count() if is_organiser else 0,
         "announcements": league.announcements.select_related("author")[:10],
         "games": league.games.order_by("season_index"),
         "standings": standings.league_standings(league),
-        "announcement_form": AnnouncementForm(),
-        "extend_form": ExtendDeadlineForm(),
-        "replace_form": ReplacePlayerForm(),
-        "invite_url": request.build_absolute_uri(f"{reverse('league_enter', args=[league.pk])}?token={league.invite_token}") if is_organiser else "",
     }
     return render(request, "leagues/detail.html", context)
 
 
-def _league_action(request: HttpRequest, league_id: int, action, success: str) -> HttpResponse:
+def _is_organiser(league: League, user) -> bool:
+    return league.organiser_id == user.pk or user.is_staff
+
+
+def _started_at(league: League):
+    """When the season really began (its first game opened), which an early start moves
+    before the planned ``starts_at``; None while it takes entries."""
+    return league.games.aggregate(first=Min("created_at"))["first"]
+
+
+@login_required
+def league_organise(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The organiser's one page: the season, entries, running games, players, announcements and
+    exports, each in its own section."""
+    league = get_object_or_404(League.objects.select_related("organiser"), pk=league_id)
+    if not _is_organiser(league, request.user):
+        return error_response(request, NotYourSeat("Only the organiser of this league can see its tools."))
+    games = list(league.games.order_by("season_index"))
+    context = {
+        "league": league,
+        "started_at": _started_at(league),
+        "players": leagues.players(league),
+        "pending": league.entries.filter(status=LeagueEntry.Status.PENDING).select_related("user"),
+        "games": games,
+        "active_games": [game for game in games if game.status == Game.Status.ACTIVE],
+        "announcement_form": AnnouncementForm(),
+        "replace_form": ReplacePlayerForm(),
+        "invite_url": request.build_absolute_uri(f"{reverse('league_enter', args=[league.pk])}?token={league.invite_token}"),
+    }
+    return render(request, "leagues/organise.html", context)
+
+
+def _league_action(request: HttpRequest, league_id: int, action, success: str, to: str = "league_organise") -> HttpResponse:
+    """Run an organiser's (or with ``to="league_detail"`` a player's) action and go back to the
+    page it came from, or show why it was refused."""
     try:
         action()
     except GameError as error:
         return error_response(request, error)
     messages.success(request, success)
-    return redirect("league_detail", league_id=league_id)
+    return redirect(to, league_id=league_id)
 
 
 @login_required
@@ -76,7 +109,7 @@ def league_enter(request: HttpRequest, league_id: int) -> HttpResponse:
         return render(request, "leagues/enter.html", {"league": league, "token": token or ""})
     return _league_action(
         request, league_id, lambda: leagues.enter_league(league_id=league_id, user=request.user, token=token),
-        "You have entered the league.",
+        "You have entered the league.", to="league_detail",
     )
 
 
@@ -120,7 +153,7 @@ def league_extend(request: HttpRequest, league_id: int) -> HttpResponse:
             raise GameNotFound("That game is not in this league.")
         leagues.extend_deadline(game_id=data["game"], by_user=request.user, hours=data["hours"])
 
-    return _league_action(request, league_id, extend, f"The deadline is {data['hours']} hours later.")
+    return _league_action(request, league_id, extend, f"The deadline is {_hours(data['hours'])} later.")
 
 
 @login_required
@@ -159,6 +192,10 @@ def league_standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_boards_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     league = get_object_or_404(League, pk=league_id)
     return _csv(standings.boards_csv(league), f"league-{league.pk}-boards.csv")
+
+
+def _hours(hours: int) -> str:
+    return f"{hours} hour" if hours == 1 else f"{hours} hours"
 
 
 def _csv(text: str, filename: str) -> HttpResponse:

@@ -294,3 +294,36 @@ def test_finished_page_shows_results_or_says_they_are_being_computed():
     assert "being computed" not in html and "<td>201</td>" in html and "<td>102</td>" in html
     html, _ = render_page(state, 0, status="finished", analysis={"ai_score": 150, "best_score": 240})
     assert "being computed" not in html and html.count("<td>240</td>") == 2 and html.count("<td>150</td>") == 2
+
+
+def test_a_running_game_ranks_equal_scores_by_the_most_each_board_can_still_make():
+    # Nobody has a full line yet: 0 points each. Cy's A column is dead (9 and 1), Bo's is open
+    # at 9, Ana's board is empty: ranks follow what each board can still make.
+    state = replace(engine.new_state({"players": 3}, 5), round=1,
+                    boards=({}, {"A1": "973", "A2": "978"}, {"A1": "973", "A2": "174"}))
+    view = engine.view(state, 0)
+    rows = player_rows(view, seat_rows("Ana", "Bo", "Cy"))
+    assert [r["score"] for r in rows] == [0, 0, 0]
+    assert [r["name"] for r in rows] == ["Ana", "Bo", "Cy"]
+    assert rows[0]["potential"] > rows[1]["potential"] > rows[2]["potential"] > 0
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert rows[2]["lines"] == {"scoring": 0, "open": 14, "dead": 1}
+    html = render_to_string("hextension/board.html", {
+        "game": SimpleNamespace(pk=7, version=3, status="active", deadline_at=None, config={}), "seat": 0,
+        "view": view, "your_move": False, "seats": seat_rows("Ana", "Bo", "Cy"), "analysis": None})
+    assert "<th scope=\"col\">At most</th>" in html
+    assert f"<td>{rows[2]['potential']}</td>" in html
+    assert f"Cy</strong> · 0 · at most {rows[2]['potential']}" in html
+
+
+def test_diagrams_enlarge_on_a_click_and_come_with_a_legend(game):
+    html, view = render_page(game, 1)
+    # each diagram is the summary of its own details element: click or Enter enlarges it, no script needed
+    assert html.count('<details class="hx-zoom">') == 2 and html.count("<summary") == 3
+    assert "Lines: " in html and "full and scoring" in html and "Click the diagram again" in html
+    legend = html[html.index("How to read the diagrams"):]
+    for words in ("the value that line can still score", "A shaded number: the line is full",
+                  "A dark circle: the line can no longer score", "placed in the latest round"):
+        assert words in legend
+    assert legend.count('class="hx-swatch"') == 6 and 'aria-hidden="true"' in legend
+    assert "style=" not in html and "<script>" not in html  # the CSP forbids inline style and script

@@ -18,6 +18,7 @@ from .board import (
     LINES,
     MAX_SCORE,
     TILES,
+    potential,
     score_board,
 )
 from .schema import MOVE_SCHEMA
@@ -42,7 +43,7 @@ from .rules import (
 
 __all__ = [
     "AXIAL", "CELL_COORDS", "CELLS", "DIRECTIONS", "IllegalMove", "KIND", "LINES", "MAX_SCORE",
-    "State", "TILES", "TITLE", "actors", "apply", "apply_timeout", "is_over", "legacy_timeout_move", "legal_moves", "new_state", "resolve_timeout", "result",
+    "State", "TILES", "TITLE", "actors", "apply", "apply_timeout", "is_over", "legacy_timeout_move", "legal_moves", "new_state", "potential", "resolve_timeout", "result",
     "score_board", "seat_count", "timeout_move", "view", "waiting_for",
 ]
 

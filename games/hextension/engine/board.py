@@ -145,3 +145,21 @@ def line_status(board: Mapping[str, str], line: Line, still_to_come: Counter) ->
     if entry["values"]:
         entry["status"] = "open"
     return entry
+
+
+def line_potential(entry: Mapping) -> int:
+    """The most one line's diagram entry (``line_status``) can still add to the score: its
+    score when full, its highest possible value × its length when open, 0 when dead."""
+    if entry["status"] == "scoring":
+        return entry["score"]
+    if entry["status"] == "open" and entry["values"]:
+        return max(entry["values"]) * entry["length"]
+    return 0
+
+
+def potential(board: Mapping[str, str], still_to_come: Counter) -> int:
+    """The most ``board`` can still make: the points it has plus, for every line still open,
+    its highest possible value × its length. Each line is taken on its own, so this is an upper
+    bound (two open lines may need the same tile); it never grows as tiles are placed or drawn,
+    and on a full board it is the score."""
+    return sum(line_potential(line_status(board, line, still_to_come)) for line in LINES)

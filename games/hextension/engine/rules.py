@@ -23,6 +23,7 @@ from .board import (
     LINES,
     TILE_SET,
     TILES,
+    line_potential,
     line_status,
     score_board,
     value_counts,
@@ -296,11 +297,14 @@ def view(state: State, seat: int | None) -> dict:
     seats = []
     for s in range(state.players):
         board = state.boards[s]
+        lines = [line_status(board, line, to_come) for line in LINES]
         seats.append({
             "seat": s,
             "board": dict(sorted(board.items(), key=lambda kv: CELLS.index(kv[0]))),
             "score": score_board(board),
-            "lines": [line_status(board, line, to_come) for line in LINES],
+            # The most the board can still make (points plus the open lines at their best).
+            "potential": sum(line_potential(line) for line in lines),
+            "lines": lines,
             "nmr": state.nmr[s],
             "out": state.out[s],
             "moved": state.pending[s] is not None,

@@ -23,6 +23,11 @@ def hex_diagram(seat_view: Mapping, label: str = ""):
 
 
 @register.simple_tag
+def hex_legend():
+    return svg.legend_items()
+
+
+@register.simple_tag
 def hex_tile(tile: str, size: int = 64):
     return svg.tile_svg(tile, size)
 
@@ -40,9 +45,16 @@ def _names(seats: Iterable[Any]) -> dict[int, str]:
     return {seat.index: seat.label for seat in seats or ()}
 
 
-def _ranks(players: list[dict]) -> None:
-    """Rank sorted rows in place: equal (out, score) share a rank, as the engine's result does."""
-    for row, rank in zip(players, competition_ranks([(row["out"], row["score"]) for row in players])):
+def _rank_key(row: Mapping, over: bool) -> tuple:
+    """Finished games rank by score as the engine's result does; a running game breaks ties of
+    points made by the most each board can still make, so ranks mean something before lines
+    complete. Seats that are out go below the rest."""
+    return (row["out"], -row["score"]) if over else (row["out"], -row["score"], -row["potential"])
+
+
+def _ranks(players: list[dict], over: bool) -> None:
+    """Rank sorted rows in place: equal keys share a rank."""
+    for row, rank in zip(players, competition_ranks([_rank_key(row, over) for row in players])):
         row["rank"] = rank
 
 
@@ -57,9 +69,16 @@ def _analysis_value(analysis: Mapping | None, key: str, seat: int) -> int | None
     return analysis.get(key)
 
 
+def _line_counts(seat_view: Mapping) -> dict:
+    statuses = [line.get("status") for line in seat_view.get("lines") or ()]
+    return {status: statuses.count(status) for status in ("scoring", "open", "dead")}
+
+
 def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> list[dict]:
-    """One row per seat, in standings order: by score, seats that are out below the rest."""
+    """One row per seat, in standings order: by score (while the game runs, then by the most the
+    board can still make), seats that are out below the rest."""
     names = _names(seats)
+    over = bool(view.get("over"))
     rows = []
     for seat_view in view.get("seats", []):
         index = seat_view["seat"]
@@ -68,17 +87,20 @@ def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = 
             "seat": index,
             "name": name,
             "score": seat_view["score"],
+            "potential": seat_view.get("potential", seat_view["score"]),
             "nmr": seat_view["nmr"],
             "out": seat_view["out"],
             "moved": seat_view["moved"],
             "is_you": index == view.get("seat"),
             "view": seat_view,
-            "label": f"Evaluation diagram of {name}: {seat_view['score']} points",
+            "lines": _line_counts(seat_view),
+            "label": f"Evaluation diagram of {name}: {seat_view['score']} points"
+                     + ("" if over else f", at most {seat_view.get('potential', seat_view['score'])}"),
             "ai_score": _analysis_value(analysis, "ai_score", index),
             "best_score": _analysis_value(analysis, "best_score", index),
         })
-    rows.sort(key=lambda row: (row["out"], -row["score"], row["seat"]))
-    _ranks(rows)
+    rows.sort(key=lambda row: (*_rank_key(row, over), row["seat"]))
+    _ranks(rows, over)
     return rows
 
 

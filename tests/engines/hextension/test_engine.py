@@ -359,3 +359,43 @@ def test_timeout_of_the_last_missing_seat_closes_the_round():
     assert state.round == 0
     state = hx.timeout_move(state, 2)
     assert state.round == 1 and state.nmr == (0, 1, 1)
+
+
+# --- progress: the most each board can still make ---------------------------------------------
+
+
+@given(st.integers(0, 10**9), st.integers(1, 3), st.integers(1, 3), st.integers(0, 10**6))
+@settings(max_examples=30, deadline=None)
+def test_potential_bounds_the_score_never_grows_and_is_the_score_at_the_end(seed, players, per_round, choice):
+    rng = random.Random(choice)
+    state = hx.new_state({"players": players, "tiles_per_round": per_round}, seed)
+    before = None
+    while True:
+        seats = hx.view(state, None)["seats"]
+        for entry in seats:
+            assert entry["score"] <= entry["potential"]
+            # the same figure from the board alone, with the tiles that may still come
+            gone = set(hx.view(state, None)["earlier"])
+            assert entry["potential"] == hx.potential(state.boards[entry["seat"]],
+                                                      value_counts(t for t in TILES if t not in gone))
+        if before is not None:
+            assert all(now["potential"] <= then["potential"] for now, then in zip(seats, before))
+        before = seats
+        if hx.is_over(state):
+            break
+        seat = rng.choice(sorted(hx.actors(state)))
+        state = hx.apply(state, seat, rng.choice(hx.legal_moves(state, seat)))
+    final = hx.result(state)["scores"]
+    assert [entry["potential"] for entry in before] == final  # every board full: nothing left open
+
+
+def test_potential_of_an_empty_and_of_a_hand_worked_board():
+    everything = value_counts(TILES)
+    # Empty: every line open at its best value, | 9, / 7, \ 8, over 19 cells each way.
+    assert hx.potential({}, everything) == 19 * (9 + 7 + 8)
+    assert hx.potential(BOARD_307, value_counts([])) == 307
+    # A 9 and a 1 kill the A column (3 × 9 lost); A1's \ line (5 cells) can now score 3 at
+    # best, not 8, and A2's (4 cells) 4; both / values are 7, the best there is.
+    board = {"A1": "973", "A2": "174"}
+    lost = 3 * 9 + 5 * (8 - 3) + 4 * (8 - 4)
+    assert hx.potential(board, value_counts(t for t in TILES if t not in board.values())) == 19 * 24 - lost

@@ -97,6 +97,15 @@
     if (button) place(form, button.dataset.tile, cell.dataset.cell);
   }
 
+  // One diagram enlarged at a time: opening one shrinks the others.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details.hx-zoom") || !opened.open) return;
+    document.querySelectorAll("details.hx-zoom[open]").forEach(function (other) {
+      if (other !== opened) other.open = false;
+    });
+  }, true);
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest(".hx-pick");
     if (button) {
@@ -109,6 +118,15 @@
   });
 
   document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") {
+      // Escape shrinks an enlarged diagram and leaves the focus on it.
+      var zoomed = document.querySelector("details.hx-zoom[open]");
+      if (zoomed) {
+        zoomed.open = false;
+        zoomed.querySelector("summary").focus();
+      }
+      return;
+    }
     if (event.key !== "Enter" && event.key !== " ") return;
     var cell = event.target.closest && event.target.closest("svg.hx-interactive [data-cell]");
     if (!cell) return;

@@ -22,10 +22,10 @@ def two_player_game(ana, bo) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def open_game(browser, base_url: str, user, game: Game):
+def open_game(browser, base_url: str, user, game: Game, viewport: str = "desktop"):
     """The game page of ``user``, once its socket is open."""
     # The test polls page state with script of its own, which the site's CSP (no eval) refuses.
-    context = browser.new_context(bypass_csp=True)
+    context = browser.new_context(viewport, bypass_csp=True)
     context.add_init_script(SOCKET_OPEN)
     log_in(context, base_url, user)
     page = context.new_page()
@@ -86,7 +86,7 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
     form into the discarded answer, and the card kept only "You have submitted"."""
     ana, bo = make_user("ana"), make_user("bo")
     game = two_player_game(ana, bo)
-    page = open_game(browser, asgi_live_server, ana, game)
+    page = open_game(browser, asgi_live_server, ana, game, viewport="phone")
     held = []
     # The server handles the move at once; its answer reaches the page only when released.
     page.route(re.compile(r"/games/\d+/move/$"), lambda route: held.append((route, route.fetch())))

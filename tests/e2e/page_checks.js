@@ -1,0 +1,40 @@
+/* Loaded by tests/e2e/checks.py before every page of the browser tests (after axe-core): once
+ * the page has loaded, report its width and, for a page whose structure has not been checked
+ * yet in this run, axe-core's serious and critical violations. Init scripts are not subject to
+ * the site's CSP; the two functions it calls are Playwright bindings. */
+(function () {
+  "use strict";
+  if (window !== window.top || !window.__hexsiteShouldScan) return;
+
+  // A page's kind: its path without ids and tokens, and the classes of its elements outside
+  // drawings. Pages of one kind are scanned once (a room seen 300 times is not scanned 300 times).
+  function kind() {
+    var path = location.pathname.replace(/\/join\/[^/]+/, "/join/T").replace(/\d+/g, "N");
+    var names = {};
+    document.querySelectorAll("body [class]").forEach(function (element) {
+      if (element.closest("svg")) return;
+      names[element.tagName + "." + Array.prototype.slice.call(element.classList).sort().join(".")] = 1;
+    });
+    return window.innerWidth + " " + path + " " + Object.keys(names).sort().join(",");
+  }
+
+  function check() {
+    var key = kind();
+    var width = document.scrollingElement.scrollWidth;
+    window.__hexsiteShouldScan(key).then(function (scan) {
+      if (!scan) return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: false, violations: []});
+      return window.axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
+        var violations = result.violations.filter(function (v) {
+          return v.impact === "serious" || v.impact === "critical";
+        }).map(function (v) {
+          return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 6).map(function (n) {
+            return n.target.join(" ") + " — " + (n.failureSummary || "").replace(/\s+/g, " ");
+          })};
+        });
+        return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: true, violations: violations});
+      });
+    });
+  }
+
+  window.addEventListener("load", function () { setTimeout(check, 30); });
+})();

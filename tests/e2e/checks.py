@@ -45,21 +45,17 @@ class PageChecks:
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.contexts: list = []
-        self.pending: dict[object, str] = {}  # page -> the kind being scanned
+        self.pages: list = []
         self.recording = True
         self.sockets_served = True
 
     # Bindings (called from the page) ------------------------------------------------------
 
     def should_scan(self, source, key: str) -> bool:
-        if key in _scanned:
-            return False
-        self.pending[source["page"]] = key
-        return True
+        return key not in _scanned
 
     def report(self, source, data: dict) -> None:
         page = source["page"]
-        self.pending.pop(page, None)
         if not self.recording:
             return
         width = page.context._hexsite_width
@@ -76,8 +72,7 @@ class PageChecks:
     def watch(self, page) -> None:
         page.on("console", lambda message: self._console(page, message))
         page.on("pageerror", lambda error: self._record(f"{page.url}: uncaught JavaScript error: {error}"))
-        page.on("close", lambda _: self.pending.pop(page, None))
-        page.on("framenavigated", lambda frame: frame == page.main_frame and self.pending.pop(page, None))
+        self.pages.append(page)
 
     def _console(self, page, message) -> None:
         if message.type != "error" or EXPECTED_CONSOLE.match(message.text):
@@ -93,14 +88,17 @@ class PageChecks:
     # After the test ------------------------------------------------------------------------
 
     def finish(self) -> list[str]:
-        """Wait (a few seconds at most) for scans under way, stop recording, return the problems."""
+        """Wait (a few seconds at most) until each open page has reported on the document it
+        shows, stop recording, return the problems."""
         deadline = time.monotonic() + 15
-        while self.pending and time.monotonic() < deadline:
-            page = next(iter(self.pending))
-            if page.is_closed():
-                self.pending.pop(page, None)
-                continue
-            page.wait_for_timeout(50)
+        for page in self.pages:
+            while not page.is_closed() and time.monotonic() < deadline:
+                try:
+                    if page.evaluate("() => window.__hexsiteChecked !== false"):
+                        break
+                except Exception:  # navigating: ask the next document
+                    pass
+                page.wait_for_timeout(50)
         self.recording = False
         return self.problems
 

@@ -18,11 +18,14 @@
     return window.innerWidth + " " + path + " " + Object.keys(names).sort().join(",");
   }
 
+  window.__hexsiteChecked = location.protocol.indexOf("http") !== 0;  // true once this document has reported
+
   function check() {
     var key = kind();
     var width = document.scrollingElement.scrollWidth;
     window.__hexsiteShouldScan(key).then(function (scan) {
       if (!scan) return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: false, violations: []});
+      if (!window.axe) throw new Error("axe-core did not load");
       return window.axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
         var violations = result.violations.filter(function (v) {
           return v.impact === "serious" || v.impact === "critical";
@@ -33,6 +36,9 @@
         });
         return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: true, violations: violations});
       });
+    }).then(function () { window.__hexsiteChecked = true; }, function (error) {
+      console.error("The page checks failed: " + error);
+      window.__hexsiteChecked = true;
     });
   }
 

@@ -73,6 +73,17 @@ class PageChecks:
         page.on("console", lambda message: self._console(page, message))
         page.on("pageerror", lambda error: self._record(f"{page.url}: uncaught JavaScript error: {error}"))
         self.pages.append(page)
+        # A test that goes from page to page would leave each before its checks had run: going
+        # on waits for them first. (A click that leaves a page comes after the test has used
+        # it, by which time its checks are done.)
+        for name in ("goto", "reload", "go_back"):
+            go = getattr(page, name)
+
+            def checked_first(*args, _go=go, **kwargs):
+                self.wait_checked(page)
+                return _go(*args, **kwargs)
+
+            setattr(page, name, checked_first)
 
     def _console(self, page, message) -> None:
         if message.type != "error" or EXPECTED_CONSOLE.match(message.text):
@@ -87,18 +98,21 @@ class PageChecks:
 
     # After the test ------------------------------------------------------------------------
 
+    def wait_checked(self, page, seconds: float = 15) -> None:
+        """Wait until ``page`` has reported on the document it shows (or ``seconds`` passed)."""
+        deadline = time.monotonic() + seconds
+        while self.recording and not page.is_closed() and time.monotonic() < deadline:
+            try:
+                if page.evaluate("() => window.__hexsiteChecked !== false"):
+                    return
+            except Exception:  # navigating: ask the next document
+                pass
+            page.wait_for_timeout(50)
+
     def finish(self) -> list[str]:
-        """Wait (a few seconds at most) until each open page has reported on the document it
-        shows, stop recording, return the problems."""
-        deadline = time.monotonic() + 15
+        """Wait until each open page has reported, stop recording, return the problems."""
         for page in self.pages:
-            while not page.is_closed() and time.monotonic() < deadline:
-                try:
-                    if page.evaluate("() => window.__hexsiteChecked !== false"):
-                        break
-                except Exception:  # navigating: ask the next document
-                    pass
-                page.wait_for_timeout(50)
+            self.wait_checked(page)
         self.recording = False
         return self.problems
 

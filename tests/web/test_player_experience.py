@@ -120,3 +120,33 @@ def test_the_board_marks_the_viewers_move_for_the_tab_title(client, make_user):
     client.force_login(bo)
     page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
     assert ("data-your-move" in page) == (1 in Game.objects.get(pk=game.pk).awaiting) and your_turn != ("data-your-move" in page)
+
+
+def test_a_hextension_board_in_words_says_what_the_picture_shows():
+    from games.hextension import svg
+    from games.hextension.engine.board import LINES, TILE_SET
+
+    tile = sorted(TILE_SET)[0]
+    first = LINES[0]
+    board = {cell: tile for cell in first.cells}
+    lines = [{"status": "open", "value": None, "values": [1, 5]} for _ in LINES]
+    lines[0] = {"status": "scoring", "value": int(tile[first.direction])}
+    lines[1] = {"status": "dead"}
+    text = str(svg.board_text({"board": board, "lines": lines}, pending={"999": "Z9", tile: "E5"}))
+    for cell in first.cells:
+        assert f"<li>{cell}: {svg.describe_tile(tile)}</li>" in text
+    points = int(tile[first.direction]) * len(first.cells)
+    assert f"Lines: 1 full and scoring ({points} points)" in text
+    assert f"{len(LINES) - 2} still open" in text and "1 can no longer score" in text
+    assert f"{len(first.cells)} cells filled, {19 - len(first.cells)} empty." in text
+    assert "<li>E5:" not in text or "planned this round" in text  # a cell not on the board is ignored
+    assert "Z9" not in text
+
+
+def test_the_hextension_page_puts_each_board_in_words(client, make_user):
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 2}, players=[ana, bo])
+    services.start_game(game_id=game.pk)
+    client.force_login(ana)
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert page.count("The board in words") == 1 and "0 cells filled, 19 empty." in page

@@ -2,8 +2,9 @@
  * without this script.
  * - A time zone field marked data-detect-timezone (sign-up) that is empty gets the browser's
  *   zone, which the player may still change.
- * - A form being submitted by htmx has its submit buttons disabled and marked busy until the
- *   answer has come (no double submission, and a visible sign that something is under way). */
+ * - A form being submitted has its submit buttons disabled and marked busy: by htmx, until the
+ *   answer has come; a plain one, while the next page loads (no double submission, and a
+ *   visible sign that something is under way). */
 (function () {
   "use strict";
   if (window.hexsiteForms) return;
@@ -50,6 +51,19 @@
     var elt = event.detail && event.detail.elt;
     return elt && elt.tagName === "FORM" ? elt : null;
   }
+  // A plain form (no htmx) leaves the page: its buttons wait with it, once the browser has
+  // taken the form's data (after the submit event). Coming back to the page (the back button)
+  // gives them back.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    setTimeout(function () {
+      if (!event.defaultPrevented && !form.hasAttribute("hx-post") && form.target !== "_blank") busy(form, true);
+    }, 0);
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) document.querySelectorAll("form").forEach(function (form) { busy(form, false); });
+  });
+
   // The end is heard on the form itself: it gets the event even when its answer has taken it
   // off the page (a form kept by hx-preserve comes back, and must not stay disabled).
   document.addEventListener("htmx:beforeRequest", function (event) {

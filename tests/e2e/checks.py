@@ -107,7 +107,7 @@ class PageChecks:
                     return
             except Exception:  # navigating: ask the next document
                 pass
-            page.wait_for_timeout(50)
+            page.wait_for_timeout(15)
 
     def finish(self) -> list[str]:
         """Wait until each open page has reported, stop recording, return the problems."""

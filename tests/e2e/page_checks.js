@@ -42,5 +42,5 @@
     });
   }
 
-  window.addEventListener("load", function () { setTimeout(check, 30); });
+  window.addEventListener("load", function () { setTimeout(check, 0); });
 })();

@@ -31,7 +31,8 @@ def test_a_newcomer_signs_up_verifies_and_sees_the_dashboard(live_server, browse
     assert User.objects.get(username="newcomer").timezone == "America/Sao_Paulo"
 
 
-def test_an_unknown_time_zone_is_refused_with_a_message(live_server, page):
+def test_an_unknown_time_zone_is_refused_with_a_message(live_server, browser):
+    page = browser.new_context("phone").new_page()
     page.goto(f"{live_server.url}/accounts/signup/")
     page.get_by_label("Username:").fill("zoneless")
     page.get_by_label("Email:").fill("zoneless@example.com")

@@ -78,7 +78,7 @@ class Game(models.Model):
 
     @property
     def kind_title(self) -> str:
-        """The game's name as the site writes it ("Hextension"), for a game of any kind."""
+        """The name of the game as its site writes it (capitalised), for a game of any kind."""
         from games.sites import get_site
 
         try:

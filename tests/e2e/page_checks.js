@@ -6,25 +6,33 @@
   "use strict";
   if (window !== window.top || !window.__hexsiteShouldScan) return;
 
-  // A page's kind: its path without ids and tokens, and the classes of its elements outside
-  // drawings. Pages of one kind are scanned once (a room seen 300 times is not scanned 300 times).
-  function kind() {
-    var path = location.pathname.replace(/\/join\/[^/]+/, "/join/T").replace(/\d+/g, "N");
+  // A page's family: its width, its path without ids and tokens, and the classes of its
+  // sections (a Hextension game page, a Hexland one…); its kind: the family and the classes of
+  // its elements outside drawings. A kind is scanned once, and a family a few times (a room
+  // seen 300 times in 40 states is not scanned 40 times).
+  function classesOf(selector) {
     var names = {};
-    document.querySelectorAll("body [class]").forEach(function (element) {
+    document.querySelectorAll(selector).forEach(function (element) {
       if (element.closest("svg")) return;
       names[element.tagName + "." + Array.prototype.slice.call(element.classList).sort().join(".")] = 1;
     });
-    return window.innerWidth + " " + path + " " + Object.keys(names).sort().join(",");
+    return Object.keys(names).sort().join(",");
+  }
+
+  function family() {
+    var path = location.pathname.replace(/\/join\/[^/]+/, "/join/T").replace(/\d+/g, "N");
+    return window.innerWidth + " " + path + " " + classesOf("main section[class]");
   }
 
   window.__hexsiteChecked = location.protocol.indexOf("http") !== 0;  // true once this document has reported
+  var checked;
+  window.__hexsiteWhenChecked = new Promise(function (resolve) { checked = resolve; });
 
   function check() {
-    var key = kind();
+    var group = family(), key = group + " " + classesOf("body [class]");
     var width = document.scrollingElement.scrollWidth;
-    window.__hexsiteShouldScan(key).then(function (scan) {
-      if (!scan) return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: false, violations: []});
+    window.__hexsiteShouldScan(key, group).then(function (scan) {
+      if (!scan) return window.__hexsiteReport({url: location.href, key: key, group: group, width: width, scanned: false, violations: []});
       if (!window.axe) throw new Error("axe-core did not load");
       return window.axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
         var violations = result.violations.filter(function (v) {
@@ -34,11 +42,12 @@
             return n.target.join(" ") + " — " + (n.failureSummary || "").replace(/\s+/g, " ");
           })};
         });
-        return window.__hexsiteReport({url: location.href, key: key, width: width, scanned: true, violations: violations});
+        return window.__hexsiteReport({url: location.href, key: key, group: group, width: width, scanned: true, violations: violations});
       });
-    }).then(function () { window.__hexsiteChecked = true; }, function (error) {
+    }).then(function () { window.__hexsiteChecked = true; checked(); }, function (error) {
       console.error("The page checks failed: " + error);
       window.__hexsiteChecked = true;
+      checked();
     });
   }
 

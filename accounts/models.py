@@ -1,9 +1,7 @@
-import zoneinfo
-
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
-TIMEZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+from accounts.timezones import validate_timezone
 
 
 class User(AbstractUser):
@@ -15,7 +13,9 @@ class User(AbstractUser):
         NONE = "none", "No e-mail"
 
     display_name = models.CharField(max_length=40, blank=True)
-    timezone = models.CharField(max_length=64, choices=TIMEZONE_CHOICES, default="UTC")
+    # A zone name checked against this machine's tz database (accounts/timezones.py), not a
+    # list of choices: that list differs between machines and releases of the database.
+    timezone = models.CharField("time zone", max_length=64, default="UTC", validators=[validate_timezone])
     email_notifications = models.CharField(
         "e-mail notifications", max_length=8, choices=EmailPreference.choices, default=EmailPreference.EACH
     )

@@ -74,7 +74,17 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.kind} #{self.pk}"
+        return self.title or f"{self.kind_title} #{self.pk}"
+
+    @property
+    def kind_title(self) -> str:
+        """The name of the game as its site writes it (capitalised), for a game of any kind."""
+        from games.sites import get_site
+
+        try:
+            return get_site(self.kind).title
+        except (KeyError, AttributeError):
+            return self.kind.capitalize()
 
     @property
     def board_token(self) -> str:

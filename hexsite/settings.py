@@ -255,6 +255,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-allauth: username and e-mail, verified e-mail, rate limits on (allauth's defaults).
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# Sign-up also asks the time zone (filled with the browser's by static/js/timezone.js).
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True

@@ -327,3 +327,38 @@ def legend_items() -> list[tuple[SafeString, str]]:
         (mark_safe(_swatch(f'<circle r="{DEAD_RADIUS * 2}" fill="{DEAD_FILL}"/>')),
          "A dark circle: the line can no longer score (two values on it, or too few tiles of its value left)."),
     ]
+
+
+# --- text alternative ------------------------------------------------------------------------
+
+
+def board_text(seat_view: Mapping, *, pending: Mapping | None = None) -> SafeString:
+    """The board in words, for those who do not see the picture (a screen reader, a narrow
+    phone): each filled cell with its tile, then how its lines stand. Shown under a board in a
+    closed <details>, so the picture and this say the same and colour is never needed."""
+    board = seat_view.get("board") or {}
+    planned = {cell: tile for tile, cell in (pending or {}).items() if isinstance(cell, str)}
+    items = []
+    for cell in CELLS:
+        if board.get(cell) is not None:
+            items.append(f"<li>{cell}: {escape(describe_tile(str(board[cell])))}</li>")
+        elif cell in planned:
+            items.append(f"<li>{cell}: {escape(describe_tile(str(planned[cell])))}, planned this round</li>")
+    empty = len(CELLS) - len(items)
+    lines = [entry for entry in (seat_view.get("lines") or [])[: len(LINES)] if isinstance(entry, Mapping)]
+    scoring = [(LINES[i], e) for i, e in enumerate(lines) if e.get("status") == "scoring"]
+    dead = sum(1 for e in lines if e.get("status") == "dead")
+    still = sum(1 for e in lines if e.get("status") == "open")
+    parts = [f"<p>{len(items)} cell{'s' if len(items) != 1 else ''} filled, {empty} empty.</p>"]
+    if items:
+        parts.append(f'<ul class="hx-board-cells">{"".join(items)}</ul>')
+    if lines:
+        points = sum(int(e.get("value") or 0) * len(line.cells) for line, e in scoring)
+        full = "; ".join(f"{line.symbol} {' '.join(line.cells)} scores {int(e.get('value') or 0) * len(line.cells)}" for line, e in scoring)
+        parts.append(
+            f"<p>Lines: {len(scoring)} full and scoring ({points} points){': ' + escape(full) if full else ''}; "
+            f"{dead} can no longer score; {still} still open.</p>"
+        )
+    return mark_safe(
+        '<details class="hx-board-text"><summary>The board in words</summary>' + "".join(parts) + "</details>"
+    )

@@ -49,6 +49,71 @@
     }
   });
 
+  // "Your move" in the tab's title while the board says it is the viewer's move (their turn, or
+  // a round open for them), and, if they asked for it with the button below, a browser
+  // notification when it becomes their move while the page is open. Permission is only ever
+  // asked on that button's click.
+  var baseTitle = document.title, wasYourMove = null;
+  var MARK = "(\u2022) Your move \u2014 ";
+  var canNotify = "Notification" in window;
+
+  function notifyWanted() {
+    try { return canNotify && Notification.permission === "granted" && localStorage.getItem("hexsite-notify") === "on"; }
+    catch (e) { return false; }
+  }
+
+  function yourMove() {
+    var board = document.getElementById("game-board");
+    var now = !!(board && board.hasAttribute("data-your-move"));
+    document.title = now ? MARK + baseTitle : baseTitle;
+    if (now && wasYourMove === false && notifyWanted()) {
+      try {
+        var note = new Notification("Your move", {body: baseTitle.replace(/ · hexsite$/, ""), tag: "hexsite-" + location.pathname});
+        note.onclick = function () { window.focus(); note.close(); };
+      } catch (e) { /* some browsers allow notifications only from a service worker */ }
+    }
+    wasYourMove = now;
+    offerNotifications(board);
+  }
+
+  function offerNotifications(board) {
+    if (!canNotify || !board || !board.hasAttribute("data-seated") || Notification.permission === "denied") return;
+    var box = document.getElementById("notify-choice");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "notify-choice";
+      box.className = "notify-choice";
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "secondary";
+      button.addEventListener("click", toggleNotifications);
+      box.appendChild(button);
+      var status = document.getElementById("socket-status");
+      if (status) status.after(box); else board.before(box);
+    }
+    var button = box.querySelector("button");
+    var on = notifyWanted();
+    button.textContent = on ? "Stop notifying me" : "Notify me when it is my move";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function toggleNotifications() {
+    if (notifyWanted()) {
+      localStorage.setItem("hexsite-notify", "off");
+      yourMove();
+      return;
+    }
+    Notification.requestPermission().then(function (permission) {
+      try { localStorage.setItem("hexsite-notify", permission === "granted" ? "on" : "off"); } catch (e) { /* private mode */ }
+      var box = document.getElementById("notify-choice");
+      if (permission === "denied" && box) box.remove();
+      yourMove();
+    });
+  }
+
+  document.addEventListener("htmx:load", yourMove);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", yourMove); else yourMove();
+
   // The socket may replace #game-board while a request from it is on its way (the board of the
   // user's own move often comes first). The answer's target is then off the page: drop it. The
   // page already shows a board at least as new (a user's own move always gets them a pushed

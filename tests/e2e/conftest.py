@@ -7,6 +7,8 @@ import subprocess
 
 import pytest
 
+from tests.e2e.checks import ContextFactory, PageChecks
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -30,17 +32,48 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield browser
+        yield ContextFactory(browser)
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def page_checks(request):
+    """The checks of tests/e2e/checks.py on every page this test opens; its contexts are closed
+    at the end (before its server stops)."""
+    if "browser" not in request.fixturenames:
+        yield None
+        return
+    factory = request.getfixturevalue("browser")
+    factory.checks = checks = PageChecks()
+    checks.sockets_served = "live_server" not in request.fixturenames
+    yield checks
+    checks.close()
+    factory.checks = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Right after a browser test's body: fail it on what its pages reported."""
+    result = yield
+    checks = item.funcargs.get("page_checks")
+    if checks is not None:
+        problems = checks.finish()
+        if problems:
+            pytest.fail("The pages had problems:\n  " + "\n  ".join(problems), pytrace=False)
+    return result
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def viewport(request) -> str:
+    return request.param
+
+
 @pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
+def page(browser, viewport):
+    """A page at desktop width, and again at phone width (390 px)."""
+    page = browser.new_context(viewport).new_page()
     page.set_default_timeout(15_000)
     yield page
-    context.close()
 
 
 def _asgi_application():

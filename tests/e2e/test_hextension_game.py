@@ -17,13 +17,18 @@ def play_round(page, game_url: str, cell_offset: int) -> None:
     for i in range(selects.count()):
         options = selects.nth(i).locator("option:not([value=''])")
         selects.nth(i).select_option(options.nth((i + cell_offset) % options.count()).get_attribute("value"))
-    page.locator("form button[type=submit]").filter(has_text="Submit").click()
-    page.wait_for_load_state("networkidle")
+    # Wait for the answer itself: the page's load state says nothing of a request made after it.
+    submit = page.get_by_role("button", name=re.compile(r"^Submit round"))
+    if page.viewport_size["width"] <= 390:  # on a phone the button comes after the board
+        board = page.locator("svg.hx-interactive").bounding_box()
+        assert submit.bounding_box()["y"] >= board["y"] + board["height"]
+    with page.expect_response(re.compile(r"/move/$")):
+        submit.click()
 
 
 def test_two_players_play_a_whole_private_game_in_the_browser(live_server, browser, celery_worker_thread):
-    ana = browser.new_context().new_page()
-    bo = browser.new_context().new_page()
+    ana = browser.new_context("desktop").new_page()
+    bo = browser.new_context("phone").new_page()  # the flow at both widths, in one game
     for page in (ana, bo):
         page.set_default_timeout(20_000)
     sign_up(ana, live_server.url, "ana")
@@ -48,6 +53,10 @@ def test_two_players_play_a_whole_private_game_in_the_browser(live_server, brows
         play_round(bo, game_url, cell_offset=1)
         game.refresh_from_db()
         assert game.version == 2 * (round_number + 1)  # both submissions were written
+        if round_number == 0:  # on Bo's phone the standings keep every column in sight
+            bo.goto(game_url)
+            for column in ("Rank", "Score", "Status"):
+                assert_in_sight(bo, bo.get_by_role("columnheader", name=column))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     scores = game.result["scores"]
@@ -57,9 +66,18 @@ def test_two_players_play_a_whole_private_game_in_the_browser(live_server, brows
         if game.analysis:
             break
         ana.wait_for_timeout(500)
-    ana.goto(game_url)
-    results = ana.locator("table").filter(has_text="Best possible")
-    for name, score in (("ana", scores[0]), ("bo", scores[1])):
-        row = results.locator("tr").filter(has_text=name)
-        assert str(score) in row.inner_text()
-    assert str(game.analysis["best_score"]) in results.inner_text()
+    for page in (ana, bo):
+        page.goto(game_url)
+        results = page.locator("table").filter(has_text="Best possible")
+        for name, score in (("ana", scores[0]), ("bo", scores[1])):
+            row = results.locator("tr").filter(has_text=name)
+            assert str(score) in row.inner_text()
+        assert str(game.analysis["best_score"]) in results.inner_text()
+        for column in ("Score", "Strong AI, same tiles", "Best possible"):
+            assert_in_sight(page, page.get_by_role("columnheader", name=column))
+
+
+def assert_in_sight(page, element) -> None:
+    """The element lies within the window's width (not cut off, nor scrolled out of a box)."""
+    box = element.bounding_box()
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= page.viewport_size["width"], box

@@ -13,6 +13,15 @@ from tests.e2e.conftest import log_in
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', () => { window.gameSocketOpen = true })"
+# Browser notifications, recorded instead of shown (the permission itself is granted for real).
+NOTIFICATIONS = """
+window.notes = [];
+const RealNotification = window.Notification;
+window.Notification = class { constructor(title, options) { window.notes.push(title + ': ' + options.body); } close() {} };
+Object.defineProperty(window.Notification, 'permission', {get: () => RealNotification.permission});
+window.Notification.requestPermission = () => RealNotification.requestPermission();
+"""
+MARK = "(\u2022) Your move \u2014 "
 
 
 def two_player_game(ana, bo) -> Game:
@@ -22,11 +31,13 @@ def two_player_game(ana, bo) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def open_game(browser, base_url: str, user, game: Game):
+def open_game(browser, base_url: str, user, game: Game, viewport: str = "desktop"):
     """The game page of ``user``, once its socket is open."""
     # The test polls page state with script of its own, which the site's CSP (no eval) refuses.
-    context = browser.new_context(bypass_csp=True)
+    context = browser.new_context(viewport, bypass_csp=True)
     context.add_init_script(SOCKET_OPEN)
+    context.add_init_script(NOTIFICATIONS)
+    context.grant_permissions(["notifications"], origin=base_url)
     log_in(context, base_url, user)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -57,6 +68,7 @@ def test_a_watcher_sees_who_moved_and_keeps_a_half_made_choice(asgi_live_server,
     ana, bo = make_user("ana"), make_user("bo")
     game = two_player_game(ana, bo)
     page = open_game(browser, asgi_live_server, bo, game)
+    assert page.title() == f"{MARK}Hextension #{game.pk} · hexsite"  # a round is open for Bo
     first_cell = choose_cell(page, 0, 0)  # half-made: one tile of two has its cell
 
     drawn = hextension.view(state_store.load(game), 0)["drawn"]
@@ -78,6 +90,34 @@ def test_a_watcher_sees_who_moved_and_keeps_a_half_made_choice(asgi_live_server,
     request_answered(page)
     page.get_by_role("heading", name="Round 2 of 10").wait_for()
     assert page.locator("form.hx-form").count() == 1
+    assert page.title().startswith(MARK)
+
+
+def test_a_dropped_socket_shows_reconnecting_until_it_is_back(asgi_live_server, browser, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = two_player_game(ana, bo)
+    sockets = []
+
+    def through(socket):  # the page's socket, passed on to the server, kept to be cut
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    context = browser.new_context("phone", bypass_csp=True)
+    context.add_init_script(SOCKET_OPEN)
+    log_in(context, asgi_live_server, ana)
+    page = context.new_page()
+    page.route_web_socket(re.compile(r"/ws/games/"), through)
+    page.goto(f"{asgi_live_server}/games/{game.pk}/")
+    page.wait_for_function("window.gameSocketOpen === true")
+    banner = page.locator("#socket-status")
+    assert banner.is_hidden()
+
+    page.evaluate("() => { window.gameSocketOpen = false }")
+    sockets[-1].close(code=1012, reason="service restart")  # as when the server restarts
+    banner.filter(has_text="Reconnecting").wait_for()
+    page.wait_for_function("window.gameSocketOpen === true")  # htmx's extension reconnected
+    banner.wait_for(state="hidden")
+    assert len(sockets) == 2
 
 
 def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submission(asgi_live_server, browser, make_user):
@@ -86,24 +126,41 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
     form into the discarded answer, and the card kept only "You have submitted"."""
     ana, bo = make_user("ana"), make_user("bo")
     game = two_player_game(ana, bo)
-    page = open_game(browser, asgi_live_server, ana, game)
+    page = open_game(browser, asgi_live_server, ana, game, viewport="phone")
+    page.get_by_role("button", name="Notify me when it is my move").click()
+    page.get_by_role("button", name="Stop notifying me").wait_for()
     held = []
     # The server handles the move at once; its answer reaches the page only when released.
     page.route(re.compile(r"/games/\d+/move/$"), lambda route: held.append((route, route.fetch())))
     choose_cell(page, 0, 0)
     choose_cell(page, 1, 1)
     expect_answer(page)
+    page.evaluate("() => document.querySelector('form.hx-form').addEventListener('htmx:beforeSend', () => {"
+                  " const b = document.querySelector('button[form=hx-form]');"
+                  " window.busyWhenSent = b.disabled && b.getAttribute('aria-busy') === 'true' }, {once: true})")
     page.get_by_role("button", name="Submit round 1").click()
+    assert page.evaluate("() => window.busyWhenSent") is True  # disabled and marked busy while on its way
 
     # The socket's board arrives first (the answer is held), with the submission in it.
     page.locator(".hx-play .notice", has_text="You have submitted").wait_for()
     assert len(held) == 1 and held[0][1].status == 200
+    submit = page.get_by_role("button", name="Submit round 1")
+    assert page.title() == f"Hextension #{game.pk} · hexsite"  # moved: no longer Ana's move
     route, answer = held[0]
     route.fulfill(response=answer)
     request_answered(page)
+    assert submit.is_enabled() and submit.get_attribute("aria-busy") is None
 
     assert page.locator("form.hx-form").count() == 1
     assert page.locator("form.hx-form").is_visible()
     assert page.locator("svg.hx-interactive").count() == 1
     assert page.get_by_role("button", name="Submit round 1").is_visible()
     assert Game.objects.get(pk=game.pk).version == 1
+
+    # Bo closes the round: round 2 opens for Ana, who is told in the tab and by a notification.
+    drawn = hextension.view(state_store.load(game), 1)["drawn"]
+    services.submit_move(game_id=game.pk, user=bo, expected_version=1,
+                         move={"type": "place", "placements": dict(zip(drawn, ["E1", "E2"]))})
+    page.get_by_role("heading", name="Round 2 of 10").wait_for()
+    assert page.title().startswith(MARK)
+    assert page.evaluate("() => window.notes") == [f"Your move: Hextension #{game.pk}"]

@@ -28,6 +28,11 @@ def hex_legend():
 
 
 @register.simple_tag
+def hex_board_text(seat_view: Mapping, pending: Mapping | None = None):
+    return svg.board_text(seat_view, pending=pending)
+
+
+@register.simple_tag
 def hex_tile(tile: str, size: int = 64):
     return svg.tile_svg(tile, size)
 

@@ -1,0 +1,52 @@
+"""The pages the flows of the other browser tests do not reach, at desktop and phone widths, so
+that every page of the site goes through the checks of tests/e2e/checks.py (axe-core, no
+sideways scrolling, no console error): a signed-in organiser with a running league, a game in
+play of each kind, their profile and the admin's front page."""
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.leagues import services as leagues
+from games.leagues.models import League
+from tests.e2e.conftest import log_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_every_other_page_passes_the_checks(live_server, browser, viewport, django_user_model, make_user):
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.com", "a-long-pass-phrase")
+    ana, bo = make_user("ana"), make_user("bo")
+    league = leagues.create_league(organiser=boss, name="Autumn league", tiles_per_round=2, round_hours=48, season_games=2,
+                                   entry=League.Entry.OPEN, schedule=League.Schedule.SEQUENTIAL,
+                                   starts_at=timezone.now() + timedelta(days=1))
+    for user in (boss, ana, bo):
+        leagues.enter_league(league_id=league.pk, user=user)
+    leagues.start_season(league_id=league.pk, by_user=boss)
+    waiting = leagues.create_league(organiser=boss, name="Winter league", tiles_per_round=2, round_hours=48, season_games=2,
+                                    entry=League.Entry.OPEN, schedule=League.Schedule.SEQUENTIAL,
+                                    starts_at=timezone.now() + timedelta(days=3))
+    solo = services.create_game(kind="hextremadura", config={"players": 1}, players=[boss])
+    services.start_game(game_id=solo.pk)
+
+    context = browser.new_context(viewport)
+    log_in(context, live_server.url, boss)
+    page = context.new_page()
+    urls = [
+        reverse("home"), reverse("dashboard"), reverse("finished_games"), reverse("profile"),
+        reverse("player", args=["ana"]), reverse("league_list"), reverse("league_new"),
+        reverse("league_detail", args=[league.pk]), reverse("league_detail", args=[waiting.pk]),
+        reverse("hextension_lobby"), reverse("hextension_new"), reverse("hexland_lobby"), reverse("hexland_new"),
+        reverse("hexland_rules"), reverse("hextremadura_home"), reverse("game_detail", args=[solo.pk]),
+        reverse("game_detail", args=[league.games.first().pk]), reverse("account_email"),
+        reverse("account_change_password"), reverse("admin:index"), reverse("admin:accounts_user_changelist"),
+    ]
+    for url in urls:
+        response = page.goto(live_server.url + url)
+        assert response.status == 200, url
+
+    visitor = browser.new_context(viewport).new_page()  # signed out
+    for url in (reverse("home"), reverse("account_login"), reverse("account_signup"), reverse("account_reset_password")):
+        assert visitor.goto(live_server.url + url).status == 200, url

@@ -89,6 +89,8 @@ def forget_local() -> None:
 def apply_event(engine: Engine, state: Any, seat: int | None, kind: str, payload: dict) -> Any:
     """One stored event through the engine. A timeout replays the decision it stored (old
     timeout events, stored empty, replay the engine's timeout rule)."""
+    if kind == MoveEvent.Kind.STAFF:  # a staff decision ends a game; it moves nothing
+        return state
     if kind == MoveEvent.Kind.TIMEOUT:
         return engine.apply_timeout(state, seat, payload)
     return engine.apply(state, seat, payload)

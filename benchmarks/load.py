@@ -205,6 +205,7 @@ class Stats:
     page_steps: list[tuple[float, int, float, list[float], float]] = field(default_factory=list)
     moves_ok: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     moves_stale: int = 0
+    socket_retries: int = 0
     move_latency: list[float] = field(default_factory=list)
     push_bytes: list[int] = field(default_factory=list)
 
@@ -233,9 +234,19 @@ class Socket:
         self.closing = False
         self.task: asyncio.Task | None = None
 
-    async def open(self) -> None:
-        self.ws = await self.http.ws_connect(self.url, origin=self.origin, headers=self.player.headers,
-                                             heartbeat=None, max_msg_size=0)
+    async def open(self, attempts: int = 4) -> None:
+        """Connect; a refused or reset handshake is tried again after a pause, as the page's
+        WebSocket extension does (counted in ``stats.socket_retries``, not as an error)."""
+        for attempt in range(1, attempts + 1):
+            try:
+                self.ws = await self.http.ws_connect(self.url, origin=self.origin, headers=self.player.headers,
+                                                     heartbeat=None, max_msg_size=0)
+                break
+            except Exception:
+                if attempt == attempts:
+                    raise
+                self.stats.socket_retries += 1
+                await asyncio.sleep(attempt)
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -439,8 +450,8 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
             sock = Socket(http, base, player, game_id, stats)
             sockets.append(sock)
             by_game[game_id].append(sock)
-        for i in range(0, len(sockets), 50):
-            results = await asyncio.gather(*(s.open() for s in sockets[i:i + 50]), return_exceptions=True)
+        for i in range(0, len(sockets), 20):
+            results = await asyncio.gather(*(s.open() for s in sockets[i:i + 20]), return_exceptions=True)
             for result in results:
                 if isinstance(result, Exception):
                     stats.error(f"socket open: {type(result).__name__}: {result}")
@@ -488,13 +499,11 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
         # Quiet, then every socket's last version against the database.
         await asyncio.sleep(3)
         versions = await asyncio.to_thread(db_versions, list(by_game))
-        for sock in sockets:
-            await sock.wait_version(versions[sock.game_id], 10)
+        await asyncio.gather(*(sock.wait_version(versions[sock.game_id], 15) for sock in sockets))
         versions = await asyncio.to_thread(db_versions, list(by_game))
         report["stale_sockets"] = [(s.game_id, s.last_version, versions[s.game_id]) for s in sockets
                                    if s.last_version != versions[s.game_id]]
-        for sock in sockets:
-            await sock.close()
+        await asyncio.gather(*(sock.close() for sock in sockets), return_exceptions=True)
         report["arrivals"] = [(s.game_id, s.arrivals) for s in sockets]
     return report
 
@@ -564,7 +573,7 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
           f"{os.cpu_count()} CPUs; load average before {times['load_before']}")
     print(f"  Hextension: {args.games} games x {args.seats} players, {args.rounds} rounds; "
           f"Hexland: {args.rooms} rooms (2 scripted humans + 2 AI, fast preset) + {args.spectators} spectators each; "
-          f"{report['sockets']} sockets open")
+          f"{report['sockets']} sockets open ({stats.socket_retries} handshakes retried, as a browser would)")
     print()
     print("pages (open loop):")
     for rate, done, elapsed, latencies, achieved in stats.page_steps:
@@ -618,6 +627,8 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
 
 
 def main() -> int:
+    # SIGTERM (the launcher passes it on): stop the site's processes on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--web", type=int, default=2, help="Daphne processes (default 2)")
     parser.add_argument("--workers", type=int, default=2, help="Celery workers (default 2)")
@@ -629,6 +640,7 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, default=3, help="spectators per Hexland room (default 3)")
     parser.add_argument("--rates", default="25,50,100", help="page request rates, req/s (default 25,50,100)")
     parser.add_argument("--page-seconds", type=float, default=10.0, help="seconds per page rate (default 10)")
+    parser.add_argument("--max-seconds", type=float, default=300.0, help="the driving phase's hard limit (default 300)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     started = time.time()
@@ -703,7 +715,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> int:
             setup = time.time() - started
             print(f"load: site up after {setup:.0f} s; playing", flush=True)
             with Sampler(site, database) as sampler:
-                report = asyncio.run(drive(args, site, data, stats))
+                report = asyncio.run(asyncio.wait_for(drive(args, site, data, stats), args.max_seconds))
         finally:
             site.stop()
         all_ids = [g.pk for g in games] + [r.pk for r in rooms]

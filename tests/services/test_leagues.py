@@ -144,7 +144,7 @@ def test_pause_resume_extend_and_replace(make_user, organiser):
     game.refresh_from_db()
     assert game.status == Game.Status.PAUSED and game.deadline_at is None and game.paused_remaining > timedelta(hours=60)
     with pytest.raises(GameNotActive, match="paused"):
-        services.submit_move(game_id=game.pk, user=ana, move={"type": "place", "placements": {}}, expected_version=0)
+        services.submit_move(game_id=game.pk, user=ana, move={"type": "place", "placements": {"174": "C3"}}, expected_version=0)
     assert services.sweep_deadlines(now=timezone.now() + timedelta(days=30)) == 0
     leagues.set_paused(league_id=league.pk, by_user=organiser, paused=False)
     game.refresh_from_db()

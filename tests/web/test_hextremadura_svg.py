@@ -168,7 +168,7 @@ def test_round_banner_shows_when_the_pile_has_just_been_flipped():
 
 def render_page(state, *, daily=None, status="active", your_move=True):
     view = engine.view(state, 0)
-    game = SimpleNamespace(pk=9, version=view["turn"], status=status, daily_attempt=daily, deadline_at=None,
+    game = SimpleNamespace(pk=9, kind="hextremadura", version=view["turn"], status=status, daily_attempt=daily, deadline_at=None,
                            config={} if daily else {"players": 1, "undo": True})
     context = {"game": game, "seat": 0, "view": view, "your_move": your_move, "seats": [], "analysis": None}
     return render_to_string("hextremadura/board.html", context), view

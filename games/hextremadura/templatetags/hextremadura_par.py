@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import template
 
 from games.hextremadura import selectors
+from games.models import Game
 
 register = template.Library()
 
@@ -11,4 +12,5 @@ register = template.Library()
 @register.simple_tag
 def hxt_par(game):
     """The par of ``game``'s shuffle (``selectors.ParInfo``), or None."""
-    return selectors.par_of_game(game) if game is not None and getattr(game, "pk", None) else None
+    # Only a stored game has a par (a board drawn from a plain view, as in a preview, has none).
+    return selectors.par_of_game(game) if isinstance(game, Game) and game.pk else None

@@ -49,7 +49,7 @@ LEGACY_LEVELS = ("strong-v1",)
 TOP_K = 6
 
 # The search of ``strong`` (see ``search.best_placement``).
-SEARCH = {"width1": 6, "width2": 0, "deep_from": 12, "inner": 3}
+SEARCH = {"width1": 6, "width2": 2, "deep_from": 18, "inner": 2}
 
 
 def place(

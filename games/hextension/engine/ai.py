@@ -9,9 +9,14 @@ still come: every tile neither seen, on the board nor in ``tiles``). Levels:
 * ``random``: empty cells at random (pass ``rng``, a ``random.Random``, for repeatable play);
 * ``greedy``: the placement that maximises a one-step hand-made heuristic (points already
   made plus partial credit for lines that can still be completed);
-* ``strong``: immediate points plus a learned value of the board (``value.py``, trained by
-  ``train.py``), searched one tile deeper: for the most promising placements it averages,
-  over every tile that may come next, the best answer to that tile.
+* ``strong``: immediate points plus a learned value of the board (``value.py`` plus the
+  extension table of ``search.py``, ``weights_v2.npz``, trained by ``train_v2.py``), searched
+  by expectimax in compiled loops (``search.best_placement``, settings ``SEARCH``): for the
+  most promising placements it averages, over every tile that may come next, the best answer
+  to that tile;
+* ``strong-v1`` (not offered; replays old timeout events): the strong level before, the
+  ``value.py`` value alone (``weights.npz``, ``train.py``) with the same one-tile search in
+  NumPy.
 
 An AI seat plays from its view: ``place(v["seats"][s]["board"], v["drawn"], level,
 seen=v["earlier"])`` gives the ``placements`` of the move to ``apply``.
@@ -44,7 +49,7 @@ LEGACY_LEVELS = ("strong-v1",)
 TOP_K = 6
 
 # The search of ``strong`` (see ``search.best_placement``).
-SEARCH = {"width1": 6, "width2": 3, "deep_from": 12, "inner": 3}
+SEARCH = {"width1": 6, "width2": 2, "deep_from": 18, "inner": 2}
 
 
 def place(
@@ -121,7 +126,7 @@ def _greedy(board: dict, tiles: list[str], empty: list[str], to_come: list[str])
     return dict(zip(tiles, best_cells))
 
 
-# --- strong: learned value, one tile of expectimax ------------------------------------------
+# --- strong-v1: learned value, one tile of expectimax ------------------------------------------
 
 
 @lru_cache(maxsize=1)

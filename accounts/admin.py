@@ -19,6 +19,9 @@ class UserAdmin(SiteAdminMixin, BaseUserAdmin):
     )
     list_display = ("username", "email", "display_name", "is_staff", "is_active", "date_joined")
     search_fields = ("username", "display_name", "first_name", "last_name", "email")
+    # Facts of the account, not settings; read-only also spares the page Django's date picker,
+    # whose inline styles the site's CSP refuses.
+    readonly_fields = ("last_login", "date_joined")
 
 
 # The same filter rule for the admins other apps register (their apps are listed first).

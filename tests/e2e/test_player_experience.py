@@ -23,7 +23,7 @@ def test_a_diagram_enlarges_on_a_click_and_on_enter_and_escape_shrinks_it(live_s
         game.refresh_from_db()
         move = hextension.legal_moves(state_store.load(game), seat)[seat]
         services.submit_move(game_id=game.pk, user=user, move=move, expected_version=game.version)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context = browser.new_context("desktop")
     log_in(context, live_server.url, ana)
     page = context.new_page()
     errors = []
@@ -32,18 +32,18 @@ def test_a_diagram_enlarges_on_a_click_and_on_enter_and_escape_shrinks_it(live_s
     first = ".hx-diagram-card:nth-child(1) svg.hx-diagram"
     small = _width(page, first)
     assert small < 260
-    page.locator(".hx-diagram-card:nth-child(1) summary").click()
+    page.locator(".hx-diagram-card:nth-child(1) .hx-zoom > summary").click()
     assert _width(page, first) > 2 * small
     assert page.locator(".hx-diagram-card:nth-child(1) .hx-zoom-note").is_visible()
     page.keyboard.press("Escape")
     assert abs(_width(page, first) - small) < 2
     assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
     # the keyboard alone: the second diagram, then Enter; opening one shrinks the other
-    page.locator(".hx-diagram-card:nth-child(2) summary").focus()
+    page.locator(".hx-diagram-card:nth-child(2) .hx-zoom > summary").focus()
     page.keyboard.press("Enter")
     second = ".hx-diagram-card:nth-child(2) svg.hx-diagram"
     assert _width(page, second) > 2 * small
-    page.locator(".hx-diagram-card:nth-child(1) summary").click()
+    page.locator(".hx-diagram-card:nth-child(1) .hx-zoom > summary").click()
     assert page.locator("details.hx-zoom[open]").count() == 1 and _width(page, first) > 2 * small
     # the legend explains the marks round the edge
     page.get_by_text("How to read the diagrams").click()

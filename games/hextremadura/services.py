@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -29,11 +30,15 @@ def today() -> dt.date:
 
 
 def ensure_puzzle(day: dt.date | None = None) -> DailyPuzzle:
-    """The puzzle of ``day`` (today), made on first need; its par is computed by a task."""
+    """The puzzle of ``day`` (today), made on first need; its par is computed by a task, queued
+    again (at most every 10 minutes) while a puzzle has none, as after a migration cleared it."""
     puzzle, created = DailyPuzzle.objects.get_or_create(date=day or today())
-    if created:
+    if puzzle.par is None and cache.add(f"hextremadura:par-queued:{puzzle.pk}", True, PAR_REQUEUE_SECONDS):
         transaction.on_commit(lambda: jobs.enqueue("games.tasks.compute_daily_par", puzzle.pk))
     return puzzle
+
+
+PAR_REQUEUE_SECONDS = 600
 
 
 def start_daily_game(*, user, day: dt.date | None = None) -> Game:

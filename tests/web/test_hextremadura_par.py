@@ -50,6 +50,22 @@ def test_a_casual_game_queues_its_par_and_the_task_stores_it(make_user, monkeypa
     assert solo.compute_casual_par(game.pk) is None  # once
 
 
+def test_a_puzzle_without_a_par_is_queued_again_but_not_at_every_visit(monkeypatch, django_capture_on_commit_callbacks):
+    # As after migration 0002, which cleared the old beam's pars.
+    queued = []
+    monkeypatch.setattr(jobs, "enqueue", lambda name, *args, **kw: queued.append((name, args)))
+    puzzle = DailyPuzzle.objects.create(date=solo.today(), seed=3, par=None)
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert solo.ensure_puzzle().pk == puzzle.pk
+    assert queued == [("games.tasks.compute_daily_par", (puzzle.pk,))]
+    DailyPuzzle.objects.filter(pk=puzzle.pk).update(par=15, par_proved=True)
+    other = DailyPuzzle.objects.create(date=solo.today().replace(year=2001), seed=4, par=12, par_proved=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        solo.ensure_puzzle(other.date)
+    assert len(queued) == 1  # a puzzle with a par is left alone
+
+
 def test_the_home_page_says_proved_best_or_best_found(client, make_user):
     client.force_login(make_user())
     puzzle = DailyPuzzle.objects.create(date=solo.today(), par=None)

@@ -4,6 +4,13 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def forget_old_beam_pars(apps, schema_editor):
+    """Pars stored before this migration came from the old beam search, which missed many 15s.
+    Every par the site shows must come from the new solver: clear them; the next use of a
+    puzzle queues its par again (services.ensure_puzzle)."""
+    apps.get_model("hextremadura", "DailyPuzzle").objects.update(par=None)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -32,4 +39,5 @@ class Migration(migrations.Migration):
                 ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='hextremadura_par', to='games.game')),
             ],
         ),
+        migrations.RunPython(forget_old_beam_pars, migrations.RunPython.noop),
     ]

@@ -130,8 +130,7 @@ class TcpProxy:
             except OSError:
                 return
             try:
-                upstream = socket.create_connection(self.target, timeout=5)
-                upstream.settimeout(None)
+                upstream = self._connect_upstream()
             except OSError:
                 _close(client)
                 continue
@@ -140,6 +139,17 @@ class TcpProxy:
                 self._pairs.add(pair)
             threading.Thread(target=self._pump, args=(client, upstream, pair), daemon=True).start()
             threading.Thread(target=self._pump, args=(upstream, client, pair), daemon=True).start()
+
+    def _connect_upstream(self) -> socket.socket:
+        host, port = self.target
+        if host.startswith("/"):  # a Unix socket directory, as the embedded PostgreSQL's
+            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            upstream.settimeout(5)
+            upstream.connect(f"{host}/.s.PGSQL.{port}")
+        else:
+            upstream = socket.create_connection(self.target, timeout=5)
+        upstream.settimeout(None)
+        return upstream
 
     def _pump(self, source: socket.socket, sink: socket.socket, pair) -> None:
         try:

@@ -13,7 +13,7 @@ import signal
 import threading
 import time
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote
 
 import psutil
 import pytest
@@ -32,12 +32,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(scope="module")
 def stack(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
-        database = connection.settings_dict["NAME"]
+        database = dict(connection.settings_dict)
     tmp = tmp_path_factory.mktemp("stack")
-    server = urlsplit(os.environ["DATABASE_URL"])
-    proxy = TcpProxy(server.hostname or "127.0.0.1", server.port or 5432)
-    netloc = server.netloc.rsplit("@", 1)[0] + "@" if "@" in server.netloc else ""
-    url = urlunsplit(server._replace(netloc=f"{netloc}127.0.0.1:{proxy.port}", path=f"/{database}"))
+    # The server as Django reaches it: TCP, or the embedded PostgreSQL's Unix socket directory.
+    options = database.get("OPTIONS") or {}
+    proxy = TcpProxy(database["HOST"] or options.get("host") or "127.0.0.1",
+                     int(database["PORT"] or options.get("port") or 5432))
+    credentials = quote(database["USER"] or "", safe="") + (f":{quote(database['PASSWORD'], safe='')}" if database["PASSWORD"] else "")
+    url = f"postgresql://{credentials}@127.0.0.1:{proxy.port}/{database['NAME']}"
     redis = RedisServer(tmp / "redis")
     redis.start()
     site = Stack(tmp, url, redis)
@@ -157,7 +159,7 @@ def test_a_worker_killed_holding_an_ai_move_and_a_timer_loses_and_doubles_nothin
     # The sweeps (owed AI moves, passed deadlines) apply them; the killed tasks come back once
     # their visibility timeout passes and then find nothing to do.
     wait_until(lambda: {(s, k) for r, s, k in events_by_round(Game.objects.get(pk=game.pk)) if r == 1}
-               >= {(1, "ai"), (0, "timeout")}, 30, what="round 1's AI move and timeout")
+               >= {(1, "ai"), (0, "timeout")}, 90, what="round 1's AI move and timeout")  # a slow machine: workers starting, the AI's first (compiling) call
     wait_until(lambda: not unacked_tasks(stack, game) & {"games.tasks.play_ai_move"} or None, 20,
                what="the killed tasks to be delivered again")
     time.sleep(1)

@@ -42,12 +42,18 @@ def _close(game: Game) -> None:
     game.clock = {}
 
 
-def abort_game(*, game_id: int, by_user, reason: str) -> Game:
-    """Call off a running game: no result, no rating change."""
+def _staff_reason(by_user, reason: str) -> str:
+    """Only staff decide, and never without a reason."""
     _staff(by_user)
     reason = (reason or "").strip()
     if not reason:
         raise BadMove("Give the reason for the decision.")
+    return reason
+
+
+def abort_game(*, game_id: int, by_user, reason: str) -> Game:
+    """Call off a running game: no result, no rating change."""
+    reason = _staff_reason(by_user, reason)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in RUNNING:
@@ -66,10 +72,7 @@ def abort_game(*, game_id: int, by_user, reason: str) -> Game:
 def end_game(*, game_id: int, by_user, reason: str, scores: list[int]) -> Game:
     """End a running game with the scores staff decide (one per seat, higher is better); ranks
     follow the scores, ties sharing a rank. Ratings and leagues then take it as any result."""
-    _staff(by_user)
-    reason = (reason or "").strip()
-    if not reason:
-        raise BadMove("Give the reason for the decision.")
+    reason = _staff_reason(by_user, reason)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in RUNNING:

@@ -9,8 +9,8 @@ still come: every tile neither seen, on the board nor in ``tiles``). Levels:
 * ``random``: empty cells at random (pass ``rng``, a ``random.Random``, for repeatable play);
 * ``greedy``: the placement that maximises a one-step hand-made heuristic (points already
   made plus partial credit for lines that can still be completed);
-* ``strong``: immediate points plus a learned value of the board (``value.py`` plus the
-  extension table of ``search.py``, ``weights_v2.npz``, trained by ``train_v2.py``), searched
+* ``strong``: immediate points plus a learned value of the board (``value.py``'s tables,
+  ``weights_v3.npz``, trained by ``train_strong.py``), searched
   by expectimax in compiled loops (``search.best_placement``, settings ``SEARCH``): for the
   most promising placements it averages, over every tile that may come next, the best answer
   to that tile;
@@ -134,17 +134,19 @@ def _weights() -> np.ndarray:
     return V.load_weights()
 
 
-WEIGHTS_V2 = Path(__file__).with_name("weights_v2.npz")
+WEIGHTS_STRONG = Path(__file__).with_name("weights_v3.npz")
 
 
 @lru_cache(maxsize=1)
-def _weights_v2() -> np.ndarray:
+def _weights_strong() -> np.ndarray:
+    """The strong level's value: ``value.py``'s tables, with or without the extension table."""
     from . import search
 
-    with np.load(WEIGHTS_V2) as data:
+    with np.load(WEIGHTS_STRONG) as data:
         w = data["w"].astype(np.float64)
-    if w.shape != (search.N_WEIGHTS_X,):
-        raise ValueError(f"{WEIGHTS_V2} holds {w.shape[0]} weights, the value needs {search.N_WEIGHTS_X}")
+    if w.shape[0] not in (V.N_WEIGHTS, search.N_WEIGHTS_X):
+        raise ValueError(f"{WEIGHTS_STRONG} holds {w.shape[0]} weights, the value needs "
+                         f"{V.N_WEIGHTS} (or {search.N_WEIGHTS_X} with the extension table)")
     return w
 
 
@@ -158,7 +160,7 @@ def _search(board: Mapping[str, str], tiles: list[str], to_come: list[str]) -> d
     empty = np.nonzero(row == V.EMPTY)[0]
     perms = np.array(list(itertools.permutations(empty, len(tiles))), dtype=np.int64)
     best, _ = search.best_placement(
-        row, pool, tile_idx, perms, _weights_v2(),
+        row, pool, tile_idx, perms, _weights_strong(),
         SEARCH["width1"], SEARCH["width2"], SEARCH["deep_from"], SEARCH["inner"],
     )
     return {t: CELLS[c] for t, c in zip(tiles, perms[best])}

@@ -86,7 +86,7 @@ def board_score(board):
     return total
 
 
-# The extension table of the second value (``weights_v2.npz``): per cell, the codes of its
+# The extension table of the second value (``weights_v2.npz``, no longer shipped): per cell, the codes of its
 # three lines together (how far each crossing line is filled, and with which value), by
 # symmetry class of the cell and stage of the game. Its entries follow the ``value.py``
 # entries in the weight vector; a vector of ``V.N_WEIGHTS`` entries has no extension.

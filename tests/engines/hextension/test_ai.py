@@ -48,9 +48,11 @@ def test_place_refuses_nonsense():
         ai.place({}, ["174", "174"], "strong")
 
 
-def test_strong_is_deterministic_and_finishes_a_line_it_can():
+def test_strong_is_deterministic_and_finishes_a_line_when_no_other_tile_could():
     board = {"A1": "923", "A2": "973"}
-    assert ai.place(board, ["924"], "strong") == {"924": "A3"}
+    # Every other tile with a vertical 9 is gone: 924 is line A's last chance.
+    gone = ["923", "973", "928", "963", "964", "968", "974", "978"]
+    assert ai.place(board, ["924"], "strong", seen=gone) == {"924": "A3"}
     tiles = ["528", "963"]
     assert ai.place(board, tiles, "strong", seen=["923", "973"]) == ai.place(board, tiles, "strong", seen=["923", "973"])
 
@@ -127,7 +129,7 @@ def test_best_possible_refuses_too_few_tiles():
         ai.best_possible(TILES[:18])
 
 
-# --- the compiled value and search (search.py), the second value (train_v2.py) ----------------
+# --- the compiled value and search (search.py), the strong value (train_strong.py) ----------------
 
 
 def _random_positions(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -212,23 +214,44 @@ def test_an_old_empty_timeout_event_replays_with_strong_v1_and_a_new_one_stores_
 
 
 def test_td_training_is_repeatable_and_learns(tmp_path):
-    from games.hextension.engine import train_v2
+    from games.hextension.engine import train_strong
 
-    a = train_v2.train(600, seed=7, chunk=200, out=tmp_path / "a.npz", log=lambda _: None)
-    b = train_v2.train(600, seed=7, chunk=200, out=tmp_path / "b.npz", log=lambda _: None)
-    assert a == b
-    wa, wb = (np.load(tmp_path / f"{x}.npz")["w"] for x in "ab")
-    assert np.array_equal(wa, wb) and np.abs(wa).sum() > 0
+    quiet = {"chunk": 200, "log": lambda _: None}
+    wa, a = train_strong.train(600, seed=7, out=tmp_path / "a.npz", **quiet)
+    wb, b = train_strong.train(600, seed=7, **quiet)
+    assert a == b and np.array_equal(wa, wb) and np.abs(wa).sum() > 0
     assert a[-1][1] > a[0][1]  # the mean score climbs from the untrained start
+    assert np.array_equal(np.load(tmp_path / "a.npz")["w"], wa.astype(np.float32))
     # A run stopped at a checkpoint and resumed ends with the same weights.
-    train_v2.train(400, seed=7, chunk=200, checkpoint=tmp_path / "ck.npz", out=tmp_path / "c.npz", log=lambda _: None)
-    c = train_v2.train(600, seed=7, chunk=200, resume=tmp_path / "ck.npz", out=tmp_path / "c.npz", log=lambda _: None)
-    assert c == a and np.array_equal(np.load(tmp_path / "c.npz")["w"], wa)
+    train_strong.train(400, seed=7, checkpoint=tmp_path / "ck.npz", **quiet)
+    wc, c = train_strong.train(600, seed=7, resume=tmp_path / "ck.npz", **quiet)
+    assert c == a and np.array_equal(wc, wa)
+    # Another seed learns another value; the extension table joins at zero when asked.
+    wd, _ = train_strong.train(400, seed=8, extension_from=200, **quiet)
+    assert wd.shape == (train_strong.S.N_WEIGHTS_X,) and not np.array_equal(wd[:V.N_WEIGHTS], wa)
+
+
+def test_the_shipped_value_is_the_mean_of_its_seeds_and_a_rerun_continues_from_checkpoints(tmp_path):
+    from games.hextension.engine import train_strong
+
+    quiet = {"chunk": 200, "log": lambda _: None}
+    w7, _ = train_strong.train(400, seed=7, **quiet)
+    w8, _ = train_strong.train(400, seed=8, **quiet)
+    mean = train_strong.train_ensemble(400, [7, 8], out=tmp_path / "v.npz", checkpoint_dir=tmp_path / "ck",
+                                       jobs=1, chunk=200, alpha=1.0)
+    np.testing.assert_array_equal(mean, (w7 + w8) / 2)
+    assert np.array_equal(np.load(tmp_path / "v.npz")["w"], mean.astype(np.float32))
+    # The same command, longer: each seed continues from its checkpoint to the new length.
+    longer = train_strong.train_ensemble(600, [7, 8], out=tmp_path / "v.npz", checkpoint_dir=tmp_path / "ck",
+                                         jobs=1, chunk=200, alpha=1.0)
+    w7_600, _ = train_strong.train(600, seed=7, **quiet)
+    w8_600, _ = train_strong.train(600, seed=8, **quiet)
+    np.testing.assert_array_equal(longer, (w7_600 + w8_600) / 2)
 
 
 def test_strong_ships_its_own_weights_beside_the_first():
     from games.hextension.engine import search as S
 
-    assert ai.WEIGHTS_V2.stat().st_size < 3 * 2**20 and ai.WEIGHTS_V2 != V.WEIGHTS_FILE
-    w = ai._weights_v2()
-    assert w.shape == (S.N_WEIGHTS_X,) and w[V.NULL] == 0 and np.isfinite(w).all()
+    assert ai.WEIGHTS_STRONG.stat().st_size < 3 * 2**20 and ai.WEIGHTS_STRONG != V.WEIGHTS_FILE
+    w = ai._weights_strong()
+    assert w.shape in {(V.N_WEIGHTS,), (S.N_WEIGHTS_X,)} and w[V.NULL] == 0 and np.isfinite(w).all()

@@ -442,7 +442,8 @@ def assert_replays_to_cache(game) -> None:
     from games.models import MoveEvent
     from games.sites import get_engine
 
-    seqs = list(MoveEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq").values_list("seq", flat=True))
+    seqs = list(MoveEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
+                .values_list("seq", flat=True))
     assert seqs == list(range(1, game.version + 1)), seqs
     engine = get_engine(game.kind)
     replayed = state_store.replay(game, upto=game.version)

@@ -142,8 +142,8 @@ def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: da
         engine = get_engine(game.kind)
         # A seat played by an AI is never timed out: its move task was lost or is late (a worker
         # killed holding it, a broker outage), so its move is played now, in this write. A
-        # timeout would count against the seat (Hextension's third one puts it out of the game)
-        # and which of the two a seat got would depend on which task ran first.
+        # timeout would count against the seat (a no-move rule may put it out of the game after
+        # a few) and which of the two a seat got would depend on which task ran first.
         played_by_ai = game.ai_seat_indexes()
         events = [(seat, MoveEvent.Kind.AI if seat in played_by_ai else MoveEvent.Kind.TIMEOUT, None)
                   for seat in game.awaiting]

@@ -142,20 +142,20 @@ def test_two_daphnes_serve_one_game_and_two_workers_double_nothing(stack, make_u
         assert "succeeded" in stack.log(worker).read_text(), f"worker {worker} ran nothing"
 
 
-def unacked_tasks(stack: Stack, game: Game) -> set[str]:
-    """The tasks of ``game`` that a worker has taken and not yet acknowledged (kombu's set)."""
+def unacked_tasks(stack: Stack, game: Game, *, queued_too: bool = False) -> dict[str, str]:
+    """The tasks of ``game`` that a worker has taken and not yet acknowledged (kombu's set),
+    and with ``queued_too`` those waiting in the queue as well: task id -> task name."""
     import json
 
     import redis
 
     client = redis.Redis.from_url(stack.redis.url)
     try:
-        held = set()
-        for raw in client.hvals("unacked"):
-            headers = json.loads(raw)[0]["headers"]
-            if headers.get("argsrepr", "").startswith(f"({game.pk},"):
-                held.add(headers["task"])
-        return held
+        messages = [json.loads(raw)[0] for raw in client.hvals("unacked")]
+        if queued_too:
+            messages += [json.loads(raw) for raw in client.lrange("celery", 0, -1)]
+        return {message["headers"]["id"]: message["headers"]["task"] for message in messages
+                if message["headers"].get("argsrepr", "").startswith(f"({game.pk},")}
     finally:
         client.close()
 
@@ -165,8 +165,11 @@ def test_a_worker_killed_holding_an_ai_move_and_a_timer_loses_and_doubles_nothin
     game = hextension([ana], ai_seats={1: "greedy"}, turn_seconds=3)
     start_over_http(stack, "a", SiteUser(ana), game)
     # The AI's task (a 1-second pause) and the turn timer, taken by the workers, not yet run.
-    wait_until(lambda: unacked_tasks(stack, game) >= {"games.tasks.play_ai_move", "games.tasks.apply_timeouts"},
-               10, 0.02, what="the workers to hold the AI move and the timer")
+    def both_held() -> dict[str, str] | None:
+        tasks = unacked_tasks(stack, game)
+        return tasks if set(tasks.values()) >= {"games.tasks.play_ai_move", "games.tasks.apply_timeouts"} else None
+
+    held = wait_until(both_held, 10, 0.02, what="the workers to hold the AI move and the timer")
     for name in ("w1", "w2"):
         stack.kill(stack.workers[name])
     time.sleep(3.5)  # the AI's pause and the deadline pass with no worker alive
@@ -180,7 +183,9 @@ def test_a_worker_killed_holding_an_ai_move_and_a_timer_loses_and_doubles_nothin
     # killed one, or the owed-move sweep's) comes first; whichever runs later finds nothing to do.
     wait_until(lambda: {(s, k) for r, s, k in events_by_round(Game.objects.get(pk=game.pk)) if r == 1}
                >= {(1, "ai"), (0, "timeout")}, 90, what="round 1's AI move and timeout")
-    wait_until(lambda: not unacked_tasks(stack, game) & {"games.tasks.play_ai_move"} or None, 20,
+    # The killed tasks themselves (not the next rounds' AI moves, which keep coming) are
+    # delivered again and acknowledged: neither held by a worker nor back in the queue.
+    wait_until(lambda: not held.keys() & unacked_tasks(stack, game, queued_too=True).keys(), 20,
                what="the killed tasks to be delivered again")
     time.sleep(1)
     rows = assert_each_round_once(game)

@@ -16,7 +16,9 @@ ARCHITECTURE.md, "The engine protocol")::
     is_over(state) -> bool
     result(state) -> dict | None                at least ``scores`` and ``ranks`` (by seat)
 
-and ``engine/ai.py`` with ``choose_move(view, level) -> move`` (``AI_LEVELS`` lists the levels).
+and ``engine/ai.py`` with ``choose_move(view, level) -> move`` (``AI_LEVELS`` lists the levels),
+and optionally ``warm_up()``: load or compile what the bots need (a JIT), run once when a Celery
+worker process starts, so the first move or timeout in that process is not the one that pays.
 
 Optional hooks, with the defaults ``Engine`` below supplies when an engine leaves them out:
 
@@ -137,6 +139,11 @@ class Engine:
 
     def ai_levels(self) -> tuple[str, ...]:
         return tuple(getattr(self.ai, "AI_LEVELS", ()))
+
+    def warm_up(self) -> None:
+        hook = getattr(self.ai, "warm_up", None)
+        if hook:
+            hook()
 
 
 def load_engine(module_path: str) -> Engine:

@@ -114,3 +114,21 @@ def offered_sites() -> list[GameSite]:
 
 def site_kinds() -> list[str]:
     return [site.kind for site in offered_sites()]
+
+
+def warm_up_bots() -> None:
+    """Get every offered game's bots ready to move (``Engine.warm_up``). A Celery worker
+    process runs this before it takes a task; a bot that fails here is logged, and the worker
+    still starts (its first move then pays for the warm-up, or fails as it would have)."""
+    import logging
+    import time
+
+    logger = logging.getLogger(__name__)
+    for site in offered_sites():
+        began = time.monotonic()
+        try:
+            site.engine.warm_up()
+        except Exception:
+            logger.exception("warming up the bots of %s failed", site.kind)
+        else:
+            logger.info("the bots of %s warmed up in %.1f s", site.kind, time.monotonic() - began)

@@ -122,11 +122,12 @@ def _ai_may_move(game: Game, engine: Engine, expected_version: int, seat: int) -
 
 
 def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: datetime | None = None) -> int:
-    """Time out every seat the game waits for once its deadline has passed.
+    """Time out every seat the game waits for once its deadline has passed (a seat played by an
+    AI makes its move instead).
 
     Exactly once per turn: the row lock serialises sweepers and timers, and the deadline is
     re-read under the lock, so a second sweeper (late, repeated or concurrent) finds it moved.
-    Returns the number of timeout events written.
+    Returns the number of events written.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -139,11 +140,21 @@ def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: da
         if expected_version is not None and game.version != expected_version:
             return 0
         engine = get_engine(game.kind)
-        events = [(seat, MoveEvent.Kind.TIMEOUT, None) for seat in game.awaiting]
+        # A seat played by an AI is never timed out: its move task was lost or is late (a worker
+        # killed holding it, a broker outage), so its move is played now, in this write. A
+        # timeout would count against the seat (a no-move rule may put it out of the game after
+        # a few) and which of the two a seat got would depend on which task ran first.
+        played_by_ai = game.ai_seat_indexes()
+        events = [(seat, MoveEvent.Kind.AI if seat in played_by_ai else MoveEvent.Kind.TIMEOUT, None)
+                  for seat in game.awaiting]
         if not events:
             return 0
         version_before = game.version
-        append_events(game, engine, state_store.load(game), events, stop_when_turn_changes=True, now=now)
+        # The next turn's clock starts with this write, not when the sweep that found the
+        # deadline began: a sweep may have waited for the row lock or run a slow bot, and that
+        # time must not come off the next turn. (A ``now`` ahead of the clock, as tests pass, stays.)
+        append_events(game, engine, state_store.load(game), events, stop_when_turn_changes=True,
+                      now=max(now, timezone.now()))
         _hand_absent_players_to_ai(game)
         return game.version - version_before
 
@@ -189,6 +200,8 @@ def append_events(
     for seat, kind, payload in events:
         if stop_when_turn_changes and rows and engine.turn_key(state) != turn_before:
             break
+        if kind == MoveEvent.Kind.AI and payload is None:  # an AI seat due at its deadline (apply_timeouts)
+            kind, payload = _due_ai_move(game, engine, state, seat)
         if kind == MoveEvent.Kind.TIMEOUT and payload is None:
             payload = engine.resolve_timeout(state, seat)
         try:
@@ -220,6 +233,18 @@ def append_events(
     progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
     transaction.on_commit(lambda: after_commit(game, engine, state, progress))
     return state
+
+
+def _due_ai_move(game: Game, engine: Engine, state: Any, seat: int) -> tuple[str, dict | None]:
+    """The move of an AI seat whose deadline has passed, chosen from its view now (stored, so
+    replay never runs the bot). Should the bot fail, the seat times out instead: a deadline
+    must always be applied, or the game would wait for ever."""
+    level = game.seats.filter(index=seat).values_list("ai_level", "standin_level").first()
+    try:
+        return MoveEvent.Kind.AI, engine.choose_move(engine.view(state, seat), level[0] or level[1])
+    except Exception:
+        logger.exception("the AI of seat %s in game %s failed at its deadline; it times out", seat, game.pk)
+        return MoveEvent.Kind.TIMEOUT, None
 
 
 def _is_current(game: Game, engine: Engine, expected_version: Any) -> bool:

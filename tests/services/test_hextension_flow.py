@@ -163,6 +163,35 @@ def test_ai_seats_play_their_rounds_and_the_game_ends_with_hindsight(make_user):
     assert not services.play_ai_move(game_id=game.pk, expected_version=game.version, seat=1)
 
 
+def test_an_ai_seat_still_awaited_at_the_deadline_moves_then_and_is_never_timed_out(make_user):
+    """Its move task was lost (a worker killed holding it): the deadline plays the AI's move in
+    the same write as the player's timeout, and the late task then finds nothing to do."""
+    ana = make_user()
+    game = open_game(ana, ai_seats={1: "greedy"}, tiles_per_round=2)
+    round_version = game.version
+    for round_number in (1, 2, 3):  # three timeouts would put a timed-out seat out of the game
+        game.refresh_from_db()
+        assert services.sweep_deadlines(now=game.deadline_at + timedelta(seconds=1)) == 2
+        assert view_of(game, 0)["round"] == round_number + 1
+    kinds = list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seat", "kind"))
+    assert kinds == [(0, "timeout"), (1, "ai")] * 3
+    assert not view_of(game, 1)["seats"][1]["out"] and view_of(game, 1)["seats"][1]["nmr"] == 0
+    assert not services.play_ai_move(game_id=game.pk, expected_version=round_version, seat=1)  # the lost task
+    assert MoveEvent.objects.filter(game=game).count() == 6
+
+
+def test_the_next_rounds_clock_starts_when_a_late_sweep_writes_not_when_it_began(make_user):
+    ana, bo = make_user(), make_user()
+    game = open_game(ana, bo)
+    began = timezone.now() - timedelta(minutes=10)  # a sweep that waited on the row lock, or a slow bot
+    Game.objects.filter(pk=game.pk).update(deadline_at=began - timedelta(seconds=1))
+    before = timezone.now()
+    assert services.sweep_deadlines(now=began) == 2
+    game.refresh_from_db()
+    assert view_of(game, 0)["round"] == 2
+    assert game.deadline_at >= before + timedelta(seconds=DAY)
+
+
 def test_the_creator_may_start_before_the_game_is_full(make_user):
     ana, bo = make_user(), make_user()
     game = services.create_game(kind="hextension", config={"players": 5, "tiles_per_round": 2},

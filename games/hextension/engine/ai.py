@@ -37,7 +37,7 @@ from . import value as V
 from .board import CELLS, LINES, TILE_SET, TILES, value_counts
 from .optimum import best_possible
 
-__all__ = ["AI_LEVELS", "LEVELS", "choose_move", "place", "best_possible"]
+__all__ = ["AI_LEVELS", "LEVELS", "choose_move", "place", "best_possible", "warm_up"]
 
 LEVELS = ("random", "greedy", "strong")
 AI_LEVELS = LEVELS
@@ -84,6 +84,14 @@ def place(
     if level == "strong-v1":
         return _strong(dict(board), tiles, empty, to_come)
     raise ValueError(f"unknown AI level {level!r}; levels are {', '.join(LEVELS)}")
+
+
+def warm_up() -> None:
+    """Compile ``strong``'s search (Numba, ``cache=True``: compiled once per machine and source,
+    then loaded from ``__pycache__`` in about a second) and load its weights. The first call in a
+    process otherwise pays that, inside the game's row lock when it is a timeout's no-move rule:
+    20 s and more on a cold cache, during which the game's players and the sweep wait."""
+    place({}, list(TILES[:2]), "strong")
 
 
 def choose_move(view: Mapping, level: str) -> dict:

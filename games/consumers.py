@@ -31,7 +31,8 @@ class PushState:
         return cls(selectors.turn_token(game), game.version)
 
 
-def push_for(game_id: int, user, sent: PushState | None, page_token: str | None = None) -> tuple[str | None, PushState | None]:
+def push_for(game_id: int, user, sent: PushState | None, page_token: str | None = None,
+             announcement: str | None = None) -> tuple[str | None, PushState | None]:
     """What a socket sends now, and what its page then shows: ``(html or None, state)``.
 
     ``sent`` is None for a socket that has just connected; its page shows the board of
@@ -40,8 +41,15 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
     page's board is other seats' moves within the same turn of a game whose seats act at once;
     the whole board otherwise (a new turn, a start, a pause, a new deadline, the end, the
     hindsight figures, or a move of this user's own seat, made in another tab).
+
+    ``announcement`` (the id of the announcement being answered) lets the sockets of this process
+    that answer it share one read of the game (``shared_snapshot``).
     """
-    game = selectors.watched_game(game_id, user, since_version=sent.version if sent else None)
+    since = sent.version if sent else None
+    if announcement is not None:
+        game = selectors.watched_in(shared_snapshot(game_id, announcement), user, since_version=since)
+    else:
+        game = selectors.watched_game(game_id, user, since_version=since)
     if game is None:
         return None, sent
     now = PushState.of(game)
@@ -104,6 +112,40 @@ _progress_cache: OrderedDict[tuple, str] = OrderedDict()
 _progress_lock = threading.Lock()
 
 
+# Every socket of a game in this process receives each announcement, and before this each one
+# read the game again: within a round of N seats that is N reads per submission, N² a round. The
+# first socket to answer an announcement reads it; the others answer from that read, which is
+# no older than the announcement (a later change brings a later announcement).
+_SNAPSHOTS_SIZE = 256
+_snapshots: OrderedDict[tuple, selectors.GameSnapshot | None] = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def shared_snapshot(game_id: int, announcement: str) -> selectors.GameSnapshot | None:
+    key = (game_id, announcement)
+    with _snapshots_lock:
+        if key in _snapshots:
+            return _snapshots[key]
+    snapshot = selectors.game_snapshot(game_id)
+    with _snapshots_lock:
+        _snapshots[key] = snapshot
+        while len(_snapshots) > _SNAPSHOTS_SIZE:
+            _snapshots.popitem(last=False)
+    return snapshot
+
+
+def presence_html(game_id: int, user, announcement: str | None) -> str | None:
+    """Who is connected, for ``user`` if they may watch. The list is the same for every
+    viewer, so the sockets answering one announcement draw it once."""
+    if announcement is None:
+        game = selectors.watched_game(game_id, user)
+        return None if game is None else render_to_string("games/_presence.html", selectors.presence_context(game))
+    if selectors.watched_in(shared_snapshot(game_id, announcement), user) is None:
+        return None
+    return _drawn_once(("presence", game_id, announcement), lambda: render_to_string(
+        "games/_presence.html", selectors.presence_context(Game.objects.get(pk=game_id))))
+
+
 def turn_progress_html(game: Game) -> str:
     key = (game.pk, game.created_at, selectors.turn_token(game), game.version)  # as the state cache's key
     return _drawn_once(key, lambda: render_to_string(get_site(game.kind).turn_progress_template,
@@ -142,7 +184,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._catch_up()
 
     async def game_version(self, event):
-        await self._catch_up()
+        await self._catch_up(event.get("id"))
 
     async def game_chat(self, event):
         """A chat message was posted or hidden: this user's chat, swapped by its id."""
@@ -151,9 +193,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def game_presence(self, event):
-        html = await self._render_part("games/_presence.html", lambda game, user: selectors.presence_context(game))
+        html = await self._presence(event.get("id"))
         if html:
             await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _presence(self, announcement: str | None) -> str | None:
+        return presence_html(self.game_id, self.user, announcement)
 
     @database_sync_to_async
     def _presence_changed(self, *, arrived: bool) -> None:
@@ -167,8 +213,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return None
         return render_to_string(template, context_for(game, self.user))
 
-    async def _catch_up(self):
-        html, state = await self._push()
+    async def _catch_up(self, announcement: str | None = None):
+        html, state = await self._push(announcement)
         if state is not None:
             self.sent = state
         if html is not None:
@@ -183,5 +229,5 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.watched_game(self.game_id, self.user) is not None
 
     @database_sync_to_async
-    def _push(self) -> tuple[str | None, PushState | None]:
-        return push_for(self.game_id, self.user, self.sent, self.page_token)
+    def _push(self, announcement: str | None) -> tuple[str | None, PushState | None]:
+        return push_for(self.game_id, self.user, self.sent, self.page_token, announcement)

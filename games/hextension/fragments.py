@@ -1,0 +1,112 @@
+"""The repeated parts of a Hextension page, each drawn once and then reused by every viewer.
+
+A round's close pushes the board to every socket of the game, and a board of N seats carries N
+evaluation diagrams, N standings rows and the history of the draw: drawn for each socket, a
+100-seat game cost about 14 s of one Daphne's time per round (``benchmarks/push_costs.py``).
+Almost all of it is the same for everyone, so each piece is kept here, keyed by exactly the
+data it shows, and a socket or a page only joins pieces already drawn.
+
+Hidden information: a piece's key is the whole of its input, so the same key always gives the
+same HTML whoever asks, and a piece can never show more than its key holds. The keys are built
+from the seat entries of a view (``view["seats"]``: boards as of the last closed round, the
+same in every seat's view and the spectator's) and from names and ranks, never from the open
+round's submission (``view["pending"]``), which only the viewer's own form and board show.
+The viewer's own rows differ from the others' only by "(you)"; they are pieces of their own.
+
+The caches are per process and bounded (least recently used pieces go first).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Iterable, Mapping
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+
+class _Pieces:
+    """A bounded, thread-safe map from a piece's key to its HTML (Daphne draws in threads)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[Any, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key, draw: Callable[[], str]) -> str:
+        with self._lock:
+            html = self._items.get(key)
+            if html is not None:
+                self._items.move_to_end(key)
+                return html
+        html = draw()  # outside the lock: two threads may draw the same piece, never a wrong one
+        with self._lock:
+            self._items[key] = html
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return html
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+# A diagram card is about 12 KiB: 1,024 of them (ten 100-seat rounds) keep a Daphne under
+# 15 MiB; rows are a few hundred bytes.
+_cards = _Pieces(1024)
+_rows = _Pieces(8192)
+_histories = _Pieces(256)
+
+
+def forget() -> None:
+    """Empty every cache (tests and benchmarks)."""
+    for pieces in (_cards, _rows, _histories):
+        pieces.clear()
+
+
+def _seat_key(seat_view: Mapping) -> str:
+    # The whole seat entry, canonically: any change to what a diagram can show changes the key.
+    return json.dumps(seat_view, sort_keys=True, separators=(",", ":"))
+
+
+def diagram_cards(players: Iterable[Mapping], over: bool) -> SafeString:
+    """Every seat's diagram card (``hextension/_diagram_card.html``), in the rows' order."""
+    parts = []
+    for row in players:
+        key = (bool(over), row["name"], bool(row["is_you"]), _seat_key(row["view"]))
+        parts.append(_cards.get(key, lambda row=row: _draw("hextension/_diagram_card.html", row, over)))
+    return mark_safe("".join(parts))
+
+
+def standings_rows(players: Iterable[Mapping]) -> SafeString:
+    """The running game's standings table body rows."""
+    parts = []
+    for row in players:
+        key = ("standings", row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
+               row["nmr"], bool(row["out"]))
+        parts.append(_rows.get(key, lambda row=row: _draw("hextension/_standings_row.html", row)))
+    return mark_safe("".join(parts))
+
+
+def result_rows(players: Iterable[Mapping]) -> SafeString:
+    """The finished game's results table body rows, with the hindsight figures."""
+    parts = []
+    for row in players:
+        key = ("results", row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
+               row["ai_score"], row["best_score"])
+        parts.append(_rows.get(key, lambda row=row: _draw("hextension/_result_row.html", row)))
+    return mark_safe("".join(parts))
+
+
+def history(rounds: list[Mapping]) -> SafeString:
+    """The table of the tiles drawn in each closed round (``round_history``)."""
+    key = tuple((r["number"], tuple(r["tiles"])) for r in rounds)
+    return mark_safe(_histories.get(key, lambda: render_to_string("hextension/_history.html", {"rounds": rounds})))
+
+
+def _draw(template: str, row: Mapping, over: bool = False) -> str:
+    return render_to_string(template, {"p": row, "over": over})

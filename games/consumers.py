@@ -60,7 +60,8 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
         return None, sent
     elif _progress_is_enough(game, user, sent, now):
         return turn_progress_html(game), now
-    return board_push(game_id, user)
+    # Answering an announcement, the shared read (seats and users included) serves the board too.
+    return board_push(game_id, user, game if announcement is not None else None)
 
 
 def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bool:
@@ -77,13 +78,15 @@ def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bo
     )
 
 
-def board_push(game_id: int, user) -> tuple[str | None, PushState | None]:
-    """The whole board for ``user``, read afresh with its seats, and the state it shows.
+def board_push(game_id: int, user, game: Game | None = None) -> tuple[str | None, PushState | None]:
+    """The whole board for ``user``, read afresh with its seats (or from ``game``, a read that
+    ``user`` may watch, with its seats and users), and the state it shows.
     Spectators of a game under way all see the same board: a process draws it once a version."""
-    try:
-        game = selectors.game_for_viewer(game_id, user)
-    except GameError:
-        return None, None
+    if game is None:
+        try:
+            game = selectors.game_for_viewer(game_id, user)
+        except GameError:
+            return None, None
     context = selectors.board_context(game, user)
     if context.seat is not None or game.status == Game.Status.OPEN:
         return render_to_string("games/_board.html", context.as_dict()), PushState.of(game)

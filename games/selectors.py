@@ -42,14 +42,16 @@ def watched_game(game_id: int, user, since_version: int | None = None) -> Game |
 @dataclass(frozen=True)
 class GameSnapshot:
     """One read of a game for everyone a process pushes one announcement to: its row with its
-    seats (not their users), and who made each event of the current turn, ``(seq, seat)``."""
+    seats and their users (what ``game_for_viewer`` reads), and who made each event of the
+    current turn, ``(seq, seat)``."""
 
     game: Game
     turn_events: tuple[tuple[int, int | None], ...]
 
 
 def game_snapshot(game_id: int) -> GameSnapshot | None:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))  # as game_for_viewer's
+    game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
     if game is None:
         return None
     events = MoveEvent.objects.filter(game_id=game_id, seq__gt=game.turn_started_version, seq__lte=game.version)
@@ -58,20 +60,19 @@ def game_snapshot(game_id: int) -> GameSnapshot | None:
 
 def watched_in(snapshot: GameSnapshot | None, user, since_version: int | None = None) -> Game | None:
     """What ``watched_game`` answers, from a snapshot shared by many sockets: the same checks,
-    with ``only_others_moved`` worked out from the turn's events. A version from before the
-    current turn (the events are not in the snapshot) is read from the database as before."""
+    with ``only_others_moved`` worked out from the current turn's events. Since a version from
+    before the current turn, it is False: the events are not in the snapshot, and a new turn
+    calls for the whole board whoever moved."""
     if snapshot is None:
         return None
     shared = snapshot.game
-    if since_version is not None and since_version < shared.turn_started_version:
-        return watched_game(shared.pk, user, since_version)
     if not can_watch(shared, user):
         return None
     game = copy.copy(shared)  # the snapshot is shared: each socket's answer is its own object
     if since_version is not None:
         own = {seat.index for seat in shared.seats.all() if user and user.is_authenticated and seat.user_id == user.pk}
-        game.only_others_moved = all(seat is not None and seat not in own
-                                     for seq, seat in snapshot.turn_events if seq > since_version)
+        game.only_others_moved = since_version >= shared.turn_started_version and all(
+            seat is not None and seat not in own for seq, seat in snapshot.turn_events if seq > since_version)
     return game
 
 

@@ -6,7 +6,7 @@ evaluation diagrams, N standings rows and the history of the draw: drawn for eac
 Almost all of it is the same for everyone, so each piece is kept here, keyed by exactly the
 data it shows, and a socket or a page only joins pieces already drawn.
 
-Hidden information: a piece's key is the whole of its input, so the same key always gives the
+Hidden information: a piece's key holds all of its input, so the same key always gives the
 same HTML whoever asks, and a piece can never show more than its key holds. The keys are built
 from the seat entries of a view (``view["seats"]``: boards as of the last closed round, the
 same in every seat's view and the spectator's) and from names and ranks, never from the open
@@ -17,7 +17,6 @@ The caches are per process and bounded (least recently used pieces go first).
 """
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Iterable, Mapping
@@ -68,9 +67,17 @@ def forget() -> None:
         pieces.clear()
 
 
-def _seat_key(seat_view: Mapping) -> str:
-    # The whole seat entry, canonically: any change to what a diagram can show changes the key.
-    return json.dumps(seat_view, sort_keys=True, separators=(",", ":"))
+def _seat_key(seat_view: Mapping) -> tuple:
+    """Everything of a seat entry (``rules.view``) that a card can show. A line's direction,
+    cells and length follow from its place in the list, its score from its status and value.
+    (A field added to seat entries and shown on the cards must be added here too; it could only
+    ever be public, as every viewer's seat entries are the same.) A tuple, not JSON: building
+    the key is most of a warm card's cost, for every seat of every push."""
+    return (
+        seat_view["seat"], tuple(seat_view["board"].items()), tuple(seat_view.get("last_placed") or ()),
+        seat_view["score"], seat_view.get("potential"), seat_view["nmr"], seat_view["out"], seat_view["moved"],
+        tuple((line.get("status"), line.get("value"), tuple(line.get("values") or ())) for line in seat_view.get("lines") or ()),
+    )
 
 
 def diagram_cards(players: Iterable[Mapping], over: bool) -> SafeString:

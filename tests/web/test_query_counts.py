@@ -101,3 +101,12 @@ def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
     assert shared == alone
     assert alone[users[0].pk][0].lstrip().startswith('<div id="game-board"')
     assert all(alone[user.pk][0].lstrip().startswith('<div id="hx-progress"') for user in users[1:])
+    # The round closes: every socket gets its whole board, still from the one read.
+    sent = PushState.of(Game.objects.get(pk=game.pk))
+    play_round(game, users[1:])
+    first = queries(lambda: push_for(game.pk, users[0], sent, announcement="three"))
+    rest = queries(lambda: [push_for(game.pk, user, sent, announcement="three") for user in users[1:]])
+    assert first > 0 and rest == 0
+    boards = {user.pk: push_for(game.pk, user, sent, announcement="four")[0] for user in users}
+    assert boards == {user.pk: push_for(game.pk, user, sent)[0] for user in users}
+    assert all(html.lstrip().startswith('<div id="game-board"') for html in boards.values())

@@ -307,7 +307,7 @@ def view(state: State, seat: int | None) -> dict:
             "score": score,
             # The most the board can still make (points plus the open lines at their best).
             "potential": potential,
-            "lines": [{**line, "cells": list(line["cells"]), "values": list(line["values"])} for line in lines],
+            "lines": list(lines),  # entries shared with the cache: views are read, never edited
             "nmr": state.nmr[s],
             "out": state.out[s],
             "moved": state.pending[s] is not None,
@@ -337,8 +337,9 @@ def view(state: State, seat: int | None) -> dict:
 
 # A view assesses every board of the game (15 lines each), and every seat's view, each socket's
 # push and each page asks again for the same boards: a 100-seat game spent most of a view here.
-# A board and the tiles still to come decide the assessment, so it is kept per that pair (the
-# copies handed out in ``view`` keep the cached entries safe from a caller that edits its view).
+# A board and the tiles still to come decide the assessment, so it is kept per that pair. Its
+# line entries are handed out as they are (copying them cost as much as computing them): like
+# the states in the state cache, views are read and never edited.
 @lru_cache(maxsize=4096)
 def _assessed(board_items: tuple, to_come_key: tuple) -> tuple[tuple, int, int, tuple]:
     """(the board's cells in CELLS order, its score, its potential, its line entries)."""

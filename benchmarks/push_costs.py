@@ -65,10 +65,12 @@ def forget_renders() -> None:
         if cache is not None:
             cache.clear()
     try:
+        from games import pieces
         from games.hextension import fragments
     except ImportError:  # before the pieces were kept
         return
     fragments.forget()
+    pieces.forget()
 
 
 def push_round(game_id: int, users, sent) -> list[tuple[int, float, float]]:

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import presence, realtime, selectors
+from games import pieces, presence, realtime, selectors
 from games.errors import GameError
 from games.models import Game
 from games.sites import get_site
@@ -142,11 +142,13 @@ def presence_html(game_id: int, user, announcement: str | None) -> str | None:
     viewer, so the sockets answering one announcement draw it once."""
     if announcement is None:
         game = selectors.watched_game(game_id, user)
-        return None if game is None else render_to_string("games/_presence.html", selectors.presence_context(game))
-    if selectors.watched_in(shared_snapshot(game_id, announcement), user) is None:
+        return None if game is None else pieces.presence_list(selectors.presence_context(game)["presence"])
+    game = selectors.watched_in(shared_snapshot(game_id, announcement), user)
+    if game is None:
         return None
-    return _drawn_once(("presence", game_id, announcement), lambda: render_to_string(
-        "games/_presence.html", selectors.presence_context(Game.objects.get(pk=game_id))))
+    # One look at who is connected per announcement (its snapshot holds the seats and users).
+    return _drawn_once(("presence", game_id, announcement),
+                       lambda: pieces.presence_list(selectors.presence_context(game)["presence"]))
 
 
 def turn_progress_html(game: Game) -> str:

@@ -17,48 +17,19 @@ The caches are per process and bounded (least recently used pieces go first).
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from typing import Any, Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-
-class _Pieces:
-    """A bounded, thread-safe map from a piece's key to its HTML (Daphne draws in threads)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._items: OrderedDict[Any, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key, draw: Callable[[], str]) -> str:
-        with self._lock:
-            html = self._items.get(key)
-            if html is not None:
-                self._items.move_to_end(key)
-                return html
-        html = draw()  # outside the lock: two threads may draw the same piece, never a wrong one
-        with self._lock:
-            self._items[key] = html
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return html
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
+from games.pieces import Pieces
 
 
 # A diagram card is about 12 KiB: 1,024 of them (ten 100-seat rounds) keep a Daphne under
 # 15 MiB; rows are a few hundred bytes.
-_cards = _Pieces(1024)
-_rows = _Pieces(8192)
-_histories = _Pieces(256)
+_cards = Pieces(1024)
+_rows = Pieces(8192)
+_histories = Pieces(256)
 
 
 def forget() -> None:
@@ -113,6 +84,13 @@ def history(rounds: list[Mapping]) -> SafeString:
     """The table of the tiles drawn in each closed round (``round_history``)."""
     key = tuple((r["number"], tuple(r["tiles"])) for r in rounds)
     return mark_safe(_histories.get(key, lambda: render_to_string("hextension/_history.html", {"rounds": rounds})))
+
+
+def progress(progress: Mapping, version: int) -> SafeString:
+    """Who has moved this round, inside the board (``_progress.html``, not out of band)."""
+    key = ("progress", version, tuple(progress["moved"]), tuple(progress["waiting"]), progress["in_game"])
+    return mark_safe(_rows.get(key, lambda: render_to_string(
+        "hextension/_progress.html", {"progress": progress, "game": {"version": version}, "oob": False})))
 
 
 def _draw(template: str, row: Mapping, over: bool = False) -> str:

@@ -54,6 +54,11 @@ def hex_result_rows(players: Iterable[Mapping]):
 
 
 @register.simple_tag
+def hex_progress_in_board(progress: Mapping, version: int):
+    return fragments.progress(progress, version)
+
+
+@register.simple_tag
 def hex_history(rounds: list[Mapping]):
     return fragments.history(rounds)
 

@@ -52,6 +52,9 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
         game = selectors.watched_game(game_id, user, since_version=since)
     if game is None:
         return None, sent
+    if announcement is not None and sent is not None and game.version < sent.version:
+        # A shared read older than this page (which caught up by itself since): never go back.
+        return None, sent
     now = PushState.of(game)
     if sent is None:
         if page_token == game.board_token:

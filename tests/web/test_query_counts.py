@@ -110,3 +110,14 @@ def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
     boards = {user.pk: push_for(game.pk, user, sent, announcement="four")[0] for user in users}
     assert boards == {user.pk: push_for(game.pk, user, sent)[0] for user in users}
     assert all(html.lstrip().startswith('<div id="game-board"') for html in boards.values())
+
+
+def test_a_shared_read_older_than_a_page_never_takes_it_back(make_user):
+    users = [make_user() for _ in range(3)]
+    game = running_game(users)
+    sent = PushState.of(Game.objects.get(pk=game.pk))
+    play_round(game, users[:1])
+    push_for(game.pk, users[1], sent, announcement="slow")  # the announcement's read, at version 1
+    play_round(game, users[1:2])
+    fresh = PushState.of(Game.objects.get(pk=game.pk))  # the page caught up by itself: version 2
+    assert push_for(game.pk, users[2], fresh, announcement="slow") == (None, fresh)

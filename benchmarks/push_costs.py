@@ -1,5 +1,5 @@
-"""What pushes and pages cost, by the number of seats: bytes and ms per socket push, and the
-database queries and ms of each page the load harness reads.
+"""What pushes and pages cost, by the number of seats: bytes, ms and CPU ms per socket push, and
+the database queries and ms of each page the load harness reads.
 
 For each size (9 and 100 seats by default; ``--seats 9,30``), a Hextension game of that many
 players is played to mid-game (``CLOSED_ROUNDS`` closed rounds, half the seats moved in the
@@ -8,17 +8,21 @@ next). Then, with one socket per player:
 - within a round: one seat submits; every socket gets what ``games.consumers.push_for`` sends;
 - the round's close: the last seat submits and a new round opens; every socket is pushed again.
 
-Each push's time includes the consumer's database reads. The process's render caches are
-emptied before each submission, so the first socket pays for what the others may share; the
-figures are the median and the largest push, and the sum over all sockets (what one Daphne
-spends for that submission).
+Every socket answers the same announcement, as one Daphne's sockets do. Each push's time
+includes the consumer's database reads. The process's render caches are emptied before each
+submission, so the first socket pays for what the others share; each socket's figure is the
+least of ``REPEATS`` runs (the machine is shared), and the lines give the median and largest
+push and the sum over all sockets (what one Daphne spends on that submission). CPU is this
+process's (``time.process_time``), so PostgreSQL's and Redis's share is not in it.
 
 Pages (Django's test client, a signed-in player; queries counted with CaptureQueriesContext):
-the game page, the dashboard, the Hextension lobby and a league's standings, each for the small
-and the large size, to show whether the count grows with seats or games.
+the game page, the dashboard, the Hextension lobby and a league's standings, each at two sizes,
+to show whether the count grows with seats or games.
 
-Run: ``python -m hexsite.localservices -- python benchmarks/push_costs.py`` (``--profile`` prints
-cProfile's cumulative listing of one round-close push round for the largest size).
+Run: ``python -m hexsite.localservices -- python benchmarks/push_costs.py``. The script also
+runs on the code from before the shared reads and pieces (it checks for them), so a checkout
+of an older commit gives the "before" figures. ``--profile`` prints cProfile's cumulative
+listing of the largest size's game: its setup, submissions and pushes together.
 """
 from __future__ import annotations
 
@@ -129,16 +133,17 @@ def pushes(seats: int, users, rng: random.Random) -> int:
     return game.pk
 
 
-def page(client, url: str) -> tuple[int, float, float, int]:
+def page(client, url: str, cold: bool = True) -> tuple[int, float, float, int]:
     """(queries, least wall ms, least CPU ms, bytes) of ``url`` over ``PAGE_REPEATS`` requests,
-    after one warm-up request; the render caches are emptied before each."""
+    after one warm-up request; with ``cold``, the render caches are emptied before each."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     assert client.get(url).status_code == 200, url
     times, cpu, queries, size = [], [], 0, 0
     for _ in range(PAGE_REPEATS):
-        forget_renders()
+        if cold:
+            forget_renders()
         with CaptureQueriesContext(connection) as captured:
             wall, started = time.perf_counter(), time.process_time()
             response = client.get(url)
@@ -175,13 +180,15 @@ def pages(sizes: list[int], games: dict[int, int], everyone) -> None:
     from games import services
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    print(f"pages (a seated player; queries, the least ms of {PAGE_REPEATS} with the render caches emptied "
-          "before each, bytes):")
+    print(f"pages (a seated player; queries, the least ms of {PAGE_REPEATS} requests, with the render caches "
+          "emptied before each unless said, bytes):")
     player = everyone[0]
     client = Client()
     client.force_login(player)
     for seats in sizes:
         show_page(f"game page, {seats} seats", page(client, f"/games/{games[seats]}/"))
+        # Another player of the game drew the shared pieces already (what most requests meet).
+        show_page(f"game page, {seats} seats, pieces already drawn", page(client, f"/games/{games[seats]}/", cold=False))
     # The dashboard and the lobby, as the player's games and the open games grow.
     for extra in (0, 20):
         for _ in range(extra):
@@ -202,7 +209,7 @@ def pages(sizes: list[int], games: dict[int, int], everyone) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", default="9,100", help="comma-separated game sizes (default 9,100)")
-    parser.add_argument("--profile", action="store_true", help="cProfile the round-close pushes of the largest size")
+    parser.add_argument("--profile", action="store_true", help="cProfile the largest size (setup, submissions and pushes)")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.seats.split(","))
 

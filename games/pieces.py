@@ -1,6 +1,6 @@
 """Pieces of HTML drawn once and reused: a bounded, thread-safe map from a piece's key to its
-HTML, for parts of pages and pushes that many viewers see alike (a game's presence list here,
-Hextension's diagram cards and rows in ``games/hextension/fragments.py``).
+HTML, for parts of pages and pushes that many viewers see alike (a game's presence list here; a
+game's site may keep its own, such as its boards' repeated parts).
 
 A piece's key must hold all of what the piece shows, so the same key gives the same HTML
 whoever asks: a piece can then never carry one viewer's private data to another.

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import presence, realtime, selectors
+from games import pieces, presence, realtime, selectors
 from games.errors import GameError
 from games.models import Game
 from games.sites import get_site
@@ -31,7 +31,8 @@ class PushState:
         return cls(selectors.turn_token(game), game.version)
 
 
-def push_for(game_id: int, user, sent: PushState | None, page_token: str | None = None) -> tuple[str | None, PushState | None]:
+def push_for(game_id: int, user, sent: PushState | None, page_token: str | None = None,
+             announcement: str | None = None) -> tuple[str | None, PushState | None]:
     """What a socket sends now, and what its page then shows: ``(html or None, state)``.
 
     ``sent`` is None for a socket that has just connected; its page shows the board of
@@ -40,9 +41,19 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
     page's board is other seats' moves within the same turn of a game whose seats act at once;
     the whole board otherwise (a new turn, a start, a pause, a new deadline, the end, the
     hindsight figures, or a move of this user's own seat, made in another tab).
+
+    ``announcement`` (the id of the announcement being answered) lets the sockets of this process
+    that answer it share one read of the game (``shared_snapshot``).
     """
-    game = selectors.watched_game(game_id, user, since_version=sent.version if sent else None)
+    since = sent.version if sent else None
+    if announcement is not None:
+        game = selectors.watched_in(shared_snapshot(game_id, announcement), user, since_version=since)
+    else:
+        game = selectors.watched_game(game_id, user, since_version=since)
     if game is None:
+        return None, sent
+    if announcement is not None and sent is not None and game.version < sent.version:
+        # A shared read older than this page (which caught up by itself since): never go back.
         return None, sent
     now = PushState.of(game)
     if sent is None:
@@ -52,7 +63,8 @@ def push_for(game_id: int, user, sent: PushState | None, page_token: str | None 
         return None, sent
     elif _progress_is_enough(game, user, sent, now):
         return turn_progress_html(game), now
-    return board_push(game_id, user)
+    # Answering an announcement, the shared read (seats and users included) serves the board too.
+    return board_push(game_id, user, game if announcement is not None else None)
 
 
 def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bool:
@@ -69,13 +81,15 @@ def _progress_is_enough(game: Game, user, sent: PushState, now: PushState) -> bo
     )
 
 
-def board_push(game_id: int, user) -> tuple[str | None, PushState | None]:
-    """The whole board for ``user``, read afresh with its seats, and the state it shows.
+def board_push(game_id: int, user, game: Game | None = None) -> tuple[str | None, PushState | None]:
+    """The whole board for ``user``, read afresh with its seats (or from ``game``, a read that
+    ``user`` may watch, with its seats and users), and the state it shows.
     Spectators of a game under way all see the same board: a process draws it once a version."""
-    try:
-        game = selectors.game_for_viewer(game_id, user)
-    except GameError:
-        return None, None
+    if game is None:
+        try:
+            game = selectors.game_for_viewer(game_id, user)
+        except GameError:
+            return None, None
     context = selectors.board_context(game, user)
     if context.seat is not None or game.status == Game.Status.OPEN:
         return render_to_string("games/_board.html", context.as_dict()), PushState.of(game)
@@ -102,6 +116,42 @@ def _drawn_once(key: tuple, draw) -> str:
 _PROGRESS_CACHE_SIZE = 64
 _progress_cache: OrderedDict[tuple, str] = OrderedDict()
 _progress_lock = threading.Lock()
+
+
+# Every socket of a game in this process receives each announcement, and before this each one
+# read the game again: within a round of N seats that is N reads per submission, N² a round. The
+# first socket to answer an announcement reads it; the others answer from that read, which is
+# no older than the announcement (a later change brings a later announcement).
+_SNAPSHOTS_SIZE = 256
+_snapshots: OrderedDict[tuple, selectors.GameSnapshot | None] = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def shared_snapshot(game_id: int, announcement: str) -> selectors.GameSnapshot | None:
+    key = (game_id, announcement)
+    with _snapshots_lock:
+        if key in _snapshots:
+            return _snapshots[key]
+    snapshot = selectors.game_snapshot(game_id)
+    with _snapshots_lock:
+        _snapshots[key] = snapshot
+        while len(_snapshots) > _SNAPSHOTS_SIZE:
+            _snapshots.popitem(last=False)
+    return snapshot
+
+
+def presence_html(game_id: int, user, announcement: str | None) -> str | None:
+    """Who is connected, for ``user`` if they may watch. The list is the same for every
+    viewer, so the sockets answering one announcement draw it once."""
+    if announcement is None:
+        game = selectors.watched_game(game_id, user)
+        return None if game is None else pieces.presence_list(selectors.presence_context(game)["presence"])
+    game = selectors.watched_in(shared_snapshot(game_id, announcement), user)
+    if game is None:
+        return None
+    # One look at who is connected per announcement (its snapshot holds the seats and users).
+    return _drawn_once(("presence", game_id, announcement),
+                       lambda: pieces.presence_list(selectors.presence_context(game)["presence"]))
 
 
 def turn_progress_html(game: Game) -> str:
@@ -142,7 +192,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._catch_up()
 
     async def game_version(self, event):
-        await self._catch_up()
+        await self._catch_up(event.get("id"))
 
     async def game_chat(self, event):
         """A chat message was posted or hidden: this user's chat, swapped by its id."""
@@ -151,9 +201,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def game_presence(self, event):
-        html = await self._render_part("games/_presence.html", lambda game, user: selectors.presence_context(game))
+        html = await self._presence(event.get("id"))
         if html:
             await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _presence(self, announcement: str | None) -> str | None:
+        return presence_html(self.game_id, self.user, announcement)
 
     @database_sync_to_async
     def _presence_changed(self, *, arrived: bool) -> None:
@@ -167,8 +221,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return None
         return render_to_string(template, context_for(game, self.user))
 
-    async def _catch_up(self):
-        html, state = await self._push()
+    async def _catch_up(self, announcement: str | None = None):
+        html, state = await self._push(announcement)
         if state is not None:
             self.sent = state
         if html is not None:
@@ -183,5 +237,5 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.watched_game(self.game_id, self.user) is not None
 
     @database_sync_to_async
-    def _push(self) -> tuple[str | None, PushState | None]:
-        return push_for(self.game_id, self.user, self.sent, self.page_token)
+    def _push(self, announcement: str | None) -> tuple[str | None, PushState | None]:
+        return push_for(self.game_id, self.user, self.sent, self.page_token, announcement)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import threading
+import uuid
 
 from channels.layers import get_channel_layer
 
@@ -52,8 +53,14 @@ def _announce(game_id: int, message: dict) -> None:
     asyncio.run_coroutine_threadsafe(_group_send(group_name(game_id), message), _announcer_loop())
 
 
+def _announcement_id() -> str:
+    """Names one announcement, so that the sockets of one process that receive it can share one
+    read of the game (``games.consumers``) instead of each reading it again."""
+    return uuid.uuid4().hex
+
+
 def announce_version(game_id: int, version: int) -> None:
-    _announce(game_id, {"type": "game.version", "version": version})
+    _announce(game_id, {"type": "game.version", "version": version, "id": _announcement_id()})
 
 
 def announce_chat(game_id: int, message_id: int) -> None:
@@ -63,4 +70,4 @@ def announce_chat(game_id: int, message_id: int) -> None:
 
 def announce_presence(game_id: int) -> None:
     """Someone opened or closed the game's page: each socket refreshes who is connected."""
-    _announce(game_id, {"type": "game.presence"})
+    _announce(game_id, {"type": "game.presence", "id": _announcement_id()})

@@ -1,6 +1,7 @@
 """Reads for the edges: who may see what, and the page context built from a seat's view."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -36,6 +37,43 @@ def watched_game(game_id: int, user, since_version: int | None = None) -> Game |
         games = games.annotate(only_others_moved=~Exists(events.filter(Q(seat__in=own) | Q(seat__isnull=True))))
     game = games.first()
     return game if game is not None and can_watch(game, user) else None
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """One read of a game for everyone a process pushes one announcement to: its row with its
+    seats and their users (what ``game_for_viewer`` reads), and who made each event of the
+    current turn, ``(seq, seat)``."""
+
+    game: Game
+    turn_events: tuple[tuple[int, int | None], ...]
+
+
+def game_snapshot(game_id: int) -> GameSnapshot | None:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))  # as game_for_viewer's
+    game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
+    if game is None:
+        return None
+    events = MoveEvent.objects.filter(game_id=game_id, seq__gt=game.turn_started_version, seq__lte=game.version)
+    return GameSnapshot(game, tuple(events.values_list("seq", "seat")))
+
+
+def watched_in(snapshot: GameSnapshot | None, user, since_version: int | None = None) -> Game | None:
+    """What ``watched_game`` answers, from a snapshot shared by many sockets: the same checks,
+    with ``only_others_moved`` worked out from the current turn's events. Since a version from
+    before the current turn, it is False: the events are not in the snapshot, and a new turn
+    calls for the whole board whoever moved."""
+    if snapshot is None:
+        return None
+    shared = snapshot.game
+    if not can_watch(shared, user):
+        return None
+    game = copy.copy(shared)  # the snapshot is shared: each socket's answer is its own object
+    if since_version is not None:
+        own = {seat.index for seat in shared.seats.all() if user and user.is_authenticated and seat.user_id == user.pk}
+        game.only_others_moved = since_version >= shared.turn_started_version and all(
+            seat is not None and seat not in own for seq, seat in snapshot.turn_events if seq > since_version)
+    return game
 
 
 def plays_in(game: Game, user) -> bool:
@@ -295,8 +333,16 @@ def replay_step(game: Game, user, at: int | None = None) -> ReplayStep:
                       turn_label=site.label_for_turn(spectator_view) if site.turn_label else "")
 
 
+def _seats_with_users(game: Game) -> list[Seat]:
+    """The game's seats in order, with their users. A game read by ``game_for_viewer`` has them
+    already: a board of 100 seats then reads them once, not twice."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return sorted(game.seats.all(), key=lambda seat: seat.index)
+    return list(game.seats.select_related("user").order_by("index"))
+
+
 def presence_context(game: Game) -> dict:
     """The game's seats, each marked connected or not (who has the game's page open)."""
-    seats = list(game.seats.select_related("user").order_by("index"))
+    seats = _seats_with_users(game)
     online = presence.connected(game.pk, [seat.user_id for seat in seats])
     return {"game": game, "presence": [{"seat": seat, "connected": seat.user_id in online} for seat in seats]}

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Mapping
 
 from games.protocol import IllegalMove
@@ -294,17 +296,18 @@ def view(state: State, seat: int | None) -> dict:
     to_come = value_counts(t for t in TILES if t not in gone)
     over = is_over(state)
     latest = state.round - 1
+    to_come_key = tuple(sorted(to_come.items()))
     seats = []
     for s in range(state.players):
         board = state.boards[s]
-        lines = [line_status(board, line, to_come) for line in LINES]
+        ordered, score, potential, lines = _assessed(tuple(board.items()), to_come_key)
         seats.append({
             "seat": s,
-            "board": dict(sorted(board.items(), key=lambda kv: CELLS.index(kv[0]))),
-            "score": score_board(board),
+            "board": dict(ordered),
+            "score": score,
             # The most the board can still make (points plus the open lines at their best).
-            "potential": sum(line_potential(line) for line in lines),
-            "lines": lines,
+            "potential": potential,
+            "lines": list(lines),  # entries shared with the cache: views are read, never edited
             "nmr": state.nmr[s],
             "out": state.out[s],
             "moved": state.pending[s] is not None,
@@ -330,6 +333,20 @@ def view(state: State, seat: int | None) -> dict:
     if over:
         result["result"] = result_of(state)
     return result
+
+
+# A view assesses every board of the game (15 lines each), and every seat's view, each socket's
+# push and each page asks again for the same boards: a 100-seat game spent most of a view here.
+# A board and the tiles still to come decide the assessment, so it is kept per that pair. Its
+# line entries are handed out as they are (copying them cost as much as computing them): like
+# the states in the state cache, views are read and never edited.
+@lru_cache(maxsize=4096)
+def _assessed(board_items: tuple, to_come_key: tuple) -> tuple[tuple, int, int, tuple]:
+    """(the board's cells in CELLS order, its score, its potential, its line entries)."""
+    board, to_come = dict(board_items), Counter(dict(to_come_key))
+    lines = tuple(line_status(board, line, to_come) for line in LINES)
+    ordered = tuple(sorted(board_items, key=lambda kv: CELLS.index(kv[0])))
+    return ordered, score_board(board), sum(line_potential(line) for line in lines), lines
 
 
 def result_of(state: State) -> dict:

@@ -5,7 +5,7 @@ from typing import Any, Iterable, Mapping
 
 from django import template
 
-from games.hextension import svg
+from games.hextension import fragments, svg
 from games.hextension.engine.board import CELLS
 from games.ranking import competition_ranks
 
@@ -35,6 +35,32 @@ def hex_board_text(seat_view: Mapping, pending: Mapping | None = None):
 @register.simple_tag
 def hex_tile(tile: str, size: int = 64):
     return svg.tile_svg(tile, size)
+
+
+@register.simple_tag
+def hex_diagram_cards(players: Iterable[Mapping], over: bool = False):
+    """Every seat's diagram card, each drawn once per content (``fragments``)."""
+    return fragments.diagram_cards(players, bool(over))
+
+
+@register.simple_tag
+def hex_standings_rows(players: Iterable[Mapping]):
+    return fragments.standings_rows(players)
+
+
+@register.simple_tag
+def hex_result_rows(players: Iterable[Mapping]):
+    return fragments.result_rows(players)
+
+
+@register.simple_tag
+def hex_progress_in_board(progress: Mapping, version: int):
+    return fragments.progress(progress, version)
+
+
+@register.simple_tag
+def hex_history(rounds: list[Mapping]):
+    return fragments.history(rounds)
 
 
 @register.filter

@@ -1,0 +1,123 @@
+"""The pages the load harness reads and a round's push ask the database a fixed number of
+questions: the count must not grow with the seats of a game, the games of a player or a lobby,
+or the players of a league (benchmarks/push_costs.py prints the counts and the times)."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services, state_store
+from games.consumers import PushState, push_for
+from games.hextension import engine as hextension
+from games.leagues import services as leagues
+from games.leagues.models import League, LeagueEntry
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(call) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return len(captured)
+
+
+def running_game(users) -> Game:
+    game = services.create_game(kind="hextension", config={"players": len(users), "tiles_per_round": 1},
+                                created_by=None, players=users, turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def play_round(game: Game, users) -> None:
+    for seat, user in enumerate(users):
+        current = Game.objects.get(pk=game.pk)
+        view = hextension.view(state_store.load(current), seat)
+        empty = [c for c in hextension.CELLS if c not in view["seats"][seat]["board"]]
+        services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": {view["drawn"][0]: empty[0]}},
+                             expected_version=current.version)
+
+
+def test_the_game_page_and_a_rounds_push_do_not_grow_with_the_seats(client, make_user):
+    everyone = [make_user() for _ in range(12)]
+    counts = {}
+    for size in (3, 12):
+        users = everyone[:size]
+        game = running_game(users)
+        play_round(game, users[:-1])
+        before = PushState.of(Game.objects.get(pk=game.pk))
+        current = Game.objects.get(pk=game.pk)
+        view = hextension.view(state_store.load(current), size - 1)
+        services.submit_move(game_id=game.pk, user=users[-1],
+                             move={"type": "place", "placements": {view["drawn"][0]: "A1"}},
+                             expected_version=current.version)  # the round closes
+        client.force_login(users[0])
+        page = queries(lambda: client.get(f"/games/{game.pk}/"))
+        push = queries(lambda: push_for(game.pk, users[1], before))
+        counts[size] = (page, push)
+    assert counts[3] == counts[12], counts
+
+
+def test_the_dashboard_and_the_lobby_do_not_grow_with_the_games(client, make_user):
+    ana, bo, cy = make_user(), make_user(), make_user()
+    client.force_login(ana)
+    counts = []
+    for more in (1, 6):
+        for _ in range(more):
+            running_game([ana, bo, cy])
+            services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 1}, created_by=bo,
+                                 turn_seconds=86400)
+        counts.append((queries(lambda: client.get("/games/")), queries(lambda: client.get("/games/hextension/"))))
+    assert counts[0] == counts[1], counts
+
+
+def test_league_standings_do_not_grow_with_the_players(client, make_user):
+    everyone = [make_user() for _ in range(10)]
+    client.force_login(everyone[0])
+    counts = []
+    for size in (4, 10):
+        league = League.objects.create(organiser=everyone[0], name=f"League {size}", starts_at=timezone.now(),
+                                       schedule=League.Schedule.PARALLEL, season_games=2, round_hours=72)
+        LeagueEntry.objects.bulk_create(LeagueEntry(league=league, user=u, status=LeagueEntry.Status.APPROVED)
+                                        for u in everyone[:size])
+        leagues.start_season(league_id=league.pk)
+        counts.append(queries(lambda: client.get(f"/games/leagues/{league.pk}/")))
+    assert counts[0] == counts[1], counts
+
+
+def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
+    users = [make_user() for _ in range(6)]
+    game = running_game(users)
+    sent = PushState.of(Game.objects.get(pk=game.pk))
+    play_round(game, users[:1])  # seat 0 moves: the others' sockets get who has moved
+    alone = {user.pk: push_for(game.pk, user, sent) for user in users}  # each reading the game itself
+    first = queries(lambda: push_for(game.pk, users[1], sent, announcement="one"))
+    rest = queries(lambda: [push_for(game.pk, user, sent, announcement="one") for user in users[2:]])
+    assert first > 0 and rest == 0
+    # Shared or not, each socket is sent the same thing: the fragment, or seat 0 its own board.
+    shared = {user.pk: push_for(game.pk, user, sent, announcement="two") for user in users}
+    assert shared == alone
+    assert alone[users[0].pk][0].lstrip().startswith('<div id="game-board"')
+    assert all(alone[user.pk][0].lstrip().startswith('<div id="hx-progress"') for user in users[1:])
+    # The round closes: every socket gets its whole board, still from the one read.
+    sent = PushState.of(Game.objects.get(pk=game.pk))
+    play_round(game, users[1:])
+    first = queries(lambda: push_for(game.pk, users[0], sent, announcement="three"))
+    rest = queries(lambda: [push_for(game.pk, user, sent, announcement="three") for user in users[1:]])
+    assert first > 0 and rest == 0
+    boards = {user.pk: push_for(game.pk, user, sent, announcement="four")[0] for user in users}
+    assert boards == {user.pk: push_for(game.pk, user, sent)[0] for user in users}
+    assert all(html.lstrip().startswith('<div id="game-board"') for html in boards.values())
+
+
+def test_a_shared_read_older_than_a_page_never_takes_it_back(make_user):
+    users = [make_user() for _ in range(3)]
+    game = running_game(users)
+    sent = PushState.of(Game.objects.get(pk=game.pk))
+    play_round(game, users[:1])
+    push_for(game.pk, users[1], sent, announcement="slow")  # the announcement's read, at version 1
+    play_round(game, users[1:2])
+    fresh = PushState.of(Game.objects.get(pk=game.pk))  # the page caught up by itself: version 2
+    assert push_for(game.pk, users[2], fresh, announcement="slow") == (None, fresh)

@@ -435,19 +435,22 @@ def events_by_round(game) -> list[tuple[int, int | None, str]]:
 
 def assert_replays_to_cache(game) -> None:
     """The events, replayed, give the state every reader is served (the cached one), and their
-    numbers run 1..version with none missing or repeated. Up to ``game.version`` as read: a game
-    on short timers may have moved on since (its workers keep playing), and its later events
-    are not the ones this state was served for."""
+    numbers run 1..version with none missing or repeated. A game on short timers may be moving
+    on while this runs (the stack's workers keep playing), so it holds the game's row lock: the
+    version, the events and the served state are then of one moment."""
+    from django.db import transaction
+
     from games import state_store
-    from games.models import MoveEvent
+    from games.models import Game, MoveEvent
     from games.sites import get_engine
 
-    seqs = list(MoveEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
-                .values_list("seq", flat=True))
-    assert seqs == list(range(1, game.version + 1)), seqs
-    engine = get_engine(game.kind)
-    replayed = state_store.replay(game, upto=game.version)
-    state_store.forget_local()
-    served = state_store.load(game)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seqs = list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+        assert seqs == list(range(1, game.version + 1)), seqs
+        engine = get_engine(game.kind)
+        replayed = state_store.replay(game)
+        state_store.forget_local()
+        served = state_store.load(game)
     for seat in [None, *range(engine.seat_count(game.config))]:
         assert engine.view(replayed, seat) == engine.view(served, seat)

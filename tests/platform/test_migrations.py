@@ -31,7 +31,7 @@ def play(kind: str, config: dict, seed: int, steps: int, timeout_first: bool = F
             break
         seat = sorted(engine.waiting_for(state))[0]
         if timeout_first and step == 0:
-            state = engine.timeout_move(state, seat)
+            state = engine.apply_timeout(state, seat, {})  # what an empty payload stands for
             events.append((seat, "timeout", {}))
             continue
         moves = engine.legal_moves(state, seat)

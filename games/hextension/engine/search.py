@@ -86,10 +86,10 @@ def board_score(board):
     return total
 
 
-# The extension table of the second value (``weights_v2.npz``, no longer shipped): per cell, the codes of its
-# three lines together (how far each crossing line is filled, and with which value), by
-# symmetry class of the cell and stage of the game. Its entries follow the ``value.py``
-# entries in the weight vector; a vector of ``V.N_WEIGHTS`` entries has no extension.
+# The extension table (the second value had it; the shipped third value has not): per cell,
+# the codes of its three lines together (how far each crossing line is filled, and with which
+# value), by symmetry class of the cell and stage of the game. Its entries follow the
+# ``value.py`` entries in the weight vector; a vector of ``V.N_WEIGHTS`` entries has none.
 OFF_F6 = V.N_WEIGHTS
 N_F6 = V.N_CELL_CLASSES * V.LINE_CODES ** 3 * V.E_BUCKETS
 N_WEIGHTS_X = OFF_F6 + N_F6

@@ -32,6 +32,7 @@ import statistics
 import time
 
 from _django import benchmark_database
+from push_sizes import submit  # one random legal submission, as push_sizes makes it
 
 TILES_PER_ROUND = 2
 CLOSED_ROUNDS = 3
@@ -46,18 +47,6 @@ def make_game(users):
                                 created_by=None, players=users, turn_seconds=3 * 86400)
     services.start_game(game_id=game.pk)
     return game
-
-
-def submit(game_id: int, users, seat: int, rng: random.Random) -> None:
-    from games import services, state_store
-    from games.hextension import engine as hextension
-    from games.models import Game
-
-    game = Game.objects.get(pk=game_id)
-    view = hextension.view(state_store.load(game), seat)
-    empty = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
-    move = {"type": "place", "placements": dict(zip(view["drawn"], rng.sample(empty, len(view["drawn"]))))}
-    services.submit_move(game_id=game_id, user=users[seat], move=move, expected_version=game.version)
 
 
 def forget_renders() -> None:

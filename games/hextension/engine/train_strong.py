@@ -1,12 +1,14 @@
 """Learn the strong level's value (``weights_v3.npz``) by TD(0) self-play with
 temporal-coherence step sizes, compiled with Numba.
 
-    nice python -m games.hextension.engine.train_strong --games 2000000 --seeds 1000,90000 \\
+    nice python -m games.hextension.engine.train_strong --games 2000000 --seeds 1000 \\
         --checkpoint-dir var/train-strong --out games/hextension/engine/weights_v3.npz
 
 Each seed trains one value from zero (``value.py``'s tables), on one CPU core of its own
-(``--jobs``, default one per seed); the value shipped is their mean (the tables are linear,
-so the mean of the weights is the mean of the values: an ensemble at no cost in play).
+(``--jobs``, default one per seed), and ``--out`` gets their mean. Use one seed to ship: the
+values of different seeds learn different plans and their mean plays worse than either
+(docs/hextension.md, "Training"); several seeds in one command try them in parallel, each
+value then being its checkpoint in ``--checkpoint-dir``.
 
 A value plays games one at a time, one tile per round, greedily on points + value (no
 search), in chunks of ``--chunk`` games; chunk ``i`` draws its decks from its seed + i, so a

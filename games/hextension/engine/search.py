@@ -353,12 +353,18 @@ def best_placement(board, pool, tiles, perms, w, width1, width2, deep_from, inne
 
 
 @njit(cache=True)
-def td_games(w, e_sum, a_sum, games, seed, alpha, scores):
+def td_games(w, e_sum, a_sum, games, seed, alpha, scores, explore=0.0):
     """Play ``games`` one-tile-per-round games greedily on ``w`` (points + value, depth 0),
     learning from each move by TD(0) with temporal-coherence step sizes: an entry moves by
     ``alpha`` × |sum of its errors| / (sum of their sizes) × the error, spread over the
     entries of the board. ``e_sum`` and ``a_sum`` hold those sums (and carry over between
-    calls); the final scores go to ``scores``. Deterministic for a given ``seed``."""
+    calls); the final scores go to ``scores``. Deterministic for a given ``seed``.
+
+    With ``explore`` > 0, that share of the placements goes to an empty cell at random
+    instead of the best one. The target of the board before is still the best placement's
+    value (the greedy play is what is learned); the random board is learned from what
+    follows it. Without exploration a value can settle on a poor plan it never leaves, since
+    it never sees the lines it does not try (docs/hextension.md, "Training")."""
     np.random.seed(seed)
     deck = np.arange(N_TILES)
     board = np.empty(N_CELLS, np.int64)
@@ -386,6 +392,14 @@ def td_games(w, e_sum, a_sum, games, seed, alpha, scores):
                     if v > best:
                         best = v
                         best_c = c
+            if explore > 0.0 and np.random.random() < explore:
+                k = np.random.randint(N_CELLS - step)  # the k-th empty cell
+                for c in range(N_CELLS):
+                    if board[c] == EMPTY:
+                        if k == 0:
+                            best_c = c
+                            break
+                        k -= 1
             board[best_c] = t
             score, n = board_features(board, dv, fit, cur, w.shape[0] > OFF_F6)
             if n_prev > 0:

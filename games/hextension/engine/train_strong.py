@@ -1,26 +1,26 @@
-"""Learn the strong level's value (``weights_v3.npz``) by TD(0) self-play with
-temporal-coherence step sizes, compiled with Numba.
+"""Learn the strong level's value (``weights_v4.npz``) by TD(0) self-play with
+temporal-coherence step sizes and a share of random placements, compiled with Numba.
 
-    nice python -m games.hextension.engine.train_strong --games 2000000 --seeds 1000 \\
-        --checkpoint-dir var/train-strong --out games/hextension/engine/weights_v3.npz
+    nice python -m games.hextension.engine.train_strong --games 3000000 --seeds 1000 \\
+        --checkpoint-dir var/train-strong --out games/hextension/engine/weights_v4.npz
 
 Each seed trains one value from zero (``value.py``'s tables), on one CPU core of its own
 (``--jobs``, default one per seed), and ``--out`` gets their mean. Use one seed to ship: the
-values of different seeds learn different plans and their mean plays worse than either
-(docs/hextension.md, "Training"); several seeds in one command try them in parallel, each
-value then being its checkpoint in ``--checkpoint-dir``.
+mean of different seeds' values plays worse than either (docs/hextension.md, "Training");
+several seeds in one command try them in parallel, each value then being its checkpoint in
+``--checkpoint-dir``.
 
 A value plays games one at a time, one tile per round, greedily on points + value (no
-search), in chunks of ``--chunk`` games; chunk ``i`` draws its decks from its seed + i, so a
+search) except for a share ``--explore`` (default 0.1) of placements made at random, in chunks of ``--chunk`` games; chunk ``i`` draws its decks from its seed + i, so a
 command always gives the same weights (on one build of NumPy and Numba). After each chunk it
 prints the mean score of that chunk's games (the learning curve) and, with
 ``--checkpoint-dir``, writes a checkpoint there (float64 weights and step-size sums, games
 done); the same command run again continues from the checkpoints.
 
 ``--extension-from N`` adds ``search.py``'s extension table (at zero) after N games;
-``--init`` starts from ``value.py`` weights instead of zero. The second value
-(``weights_v2.npz``, no longer shipped) was ``--init weights.npz --extension-from 0 --alpha 0.5``
-for 920,000 games.
+``--init`` starts from ``value.py`` weights instead of zero. The values no longer shipped were:
+the second (``weights_v2.npz``) ``--init weights.npz --extension-from 0 --alpha 0.5 --explore 0``
+for 920,000 games; the third (``weights_v3.npz``) ``--games 2000000 --explore 0``.
 """
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ import numpy as np
 from . import search as S
 from . import value as V
 
-STRONG_FILE = Path(__file__).with_name("weights_v3.npz")
+STRONG_FILE = Path(__file__).with_name("weights_v4.npz")
+# The share of training placements made at random (``search.td_games``).
+EXPLORE = 0.1
 
 
 def train(
@@ -42,6 +44,7 @@ def train(
     *,
     seed: int = 1000,
     alpha: float = 1.0,
+    explore: float = EXPLORE,
     chunk: int = 20000,
     init: Path | None = None,
     extension_from: int | None = None,
@@ -72,7 +75,7 @@ def train(
             w, e_sum, a_sum = (np.concatenate([x, np.zeros(S.N_WEIGHTS_X - x.shape[0])]) for x in (w, e_sum, a_sum))
         until = games if extension_from is None or done >= extension_from else min(games, extension_from)
         n = min(chunk, until - done)
-        S.td_games(w, e_sum, a_sum, n, seed + done // chunk, alpha, scores[:n])
+        S.td_games(w, e_sum, a_sum, n, seed + done // chunk, alpha, scores[:n], explore)
         w[V.NULL] = 0.0
         done += n
         curve.append((done, float(scores[:n].mean())))
@@ -122,6 +125,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, required=True, help="train each value until this many games are done")
     p.add_argument("--seeds", default="1000", help="comma-separated: one value per seed, chunk i drawn from seed + i")
     p.add_argument("--alpha", type=float, default=1.0, help="step size (temporal coherence scales it per entry)")
+    p.add_argument("--explore", type=float, default=EXPLORE,
+                   help="share of training placements made at random (0: always the best)")
     p.add_argument("--chunk", type=int, default=20000, help="games between progress lines and checkpoints")
     p.add_argument("--init", type=Path, default=None, help="start from these value.py weights (weights.npz)")
     p.add_argument("--extension-from", type=int, default=None,
@@ -134,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     start = time.monotonic()
     train_ensemble(args.games, seeds, out=args.out, checkpoint_dir=args.checkpoint_dir, jobs=args.jobs,
-                   alpha=args.alpha, chunk=args.chunk, init=args.init, extension_from=args.extension_from)
+                   alpha=args.alpha, explore=args.explore, chunk=args.chunk, init=args.init, extension_from=args.extension_from)
     print(f"saved {args.out} (mean of {len(seeds)} values) after {(time.monotonic() - start) / 60:.1f} min")
 
 

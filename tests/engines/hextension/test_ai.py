@@ -231,6 +231,25 @@ def test_td_training_is_repeatable_and_learns(tmp_path):
     assert wd.shape == (train_strong.S.N_WEIGHTS_X,) and not np.array_equal(wd[:V.N_WEIGHTS], wa)
 
 
+def test_exploration_places_at_random_and_zero_keeps_greedy_training():
+    from games.hextension.engine import search as S
+    from games.hextension.engine import train_strong
+
+    quiet = {"chunk": 200, "log": lambda _: None}
+    greedy, g = train_strong.train(400, seed=7, explore=0.0, **quiet)
+    explored, x = train_strong.train(400, seed=7, explore=0.3, **quiet)
+    assert not np.array_equal(greedy, explored)
+    # explore=0 is the training before exploration existed: the same draws, no extra ones.
+    w, e, a = np.zeros(V.N_WEIGHTS), np.zeros(V.N_WEIGHTS), np.zeros(V.N_WEIGHTS)
+    scores = np.zeros(200, dtype=np.int64)
+    S.td_games(w, e, a, 200, 7, 1.0, scores)
+    assert scores.mean() == g[0][1]
+    # Every placement at random plays like the random level (about 11 points).
+    w, e, a = np.zeros(V.N_WEIGHTS), np.zeros(V.N_WEIGHTS), np.zeros(V.N_WEIGHTS)
+    S.td_games(w, e, a, 200, 7, 1.0, scores, 1.0)
+    assert scores.mean() < 40 < g[-1][1]
+
+
 def test_the_shipped_value_is_the_mean_of_its_seeds_and_a_rerun_continues_from_checkpoints(tmp_path):
     from games.hextension.engine import train_strong
 

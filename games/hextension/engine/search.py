@@ -86,7 +86,7 @@ def board_score(board):
     return total
 
 
-# The extension table (the second value had it; the shipped third value has not): per cell,
+# The extension table (the second value had it; the third and fourth have not): per cell,
 # the codes of its three lines together (how far each crossing line is filled, and with which
 # value), by symmetry class of the cell and stage of the game. Its entries follow the
 # ``value.py`` entries in the weight vector; a vector of ``V.N_WEIGHTS`` entries has none.

@@ -10,7 +10,7 @@ still come: every tile neither seen, on the board nor in ``tiles``). Levels:
 * ``greedy``: the placement that maximises a one-step hand-made heuristic (points already
   made plus partial credit for lines that can still be completed);
 * ``strong``: immediate points plus a learned value of the board (``value.py``'s tables,
-  ``weights_v4.npz``, trained by ``train_strong.py``), searched
+  ``weights_v5.npz``, trained by ``train_strong.py``), searched
   by expectimax in compiled loops (``search.best_placement``, settings ``SEARCH``): for the
   most promising placements it averages, over every tile that may come next, the best answer
   to that tile;
@@ -142,7 +142,7 @@ def _weights() -> np.ndarray:
     return V.load_weights()
 
 
-WEIGHTS_STRONG = Path(__file__).with_name("weights_v4.npz")
+WEIGHTS_STRONG = Path(__file__).with_name("weights_v5.npz")
 
 
 @lru_cache(maxsize=1)

@@ -1,8 +1,8 @@
-"""Learn the strong level's value (``weights_v4.npz``) by TD(0) self-play with
+"""Learn the strong level's value (``weights_v5.npz``) by TD(0) self-play with
 temporal-coherence step sizes and a share of random placements, compiled with Numba.
 
-    nice python -m games.hextension.engine.train_strong --games 3000000 --seeds 1000 \\
-        --checkpoint-dir var/train-strong --out games/hextension/engine/weights_v4.npz
+    nice python -m games.hextension.engine.train_strong --games 24000000 --seeds 1000 \\
+        --checkpoint-dir var/train-strong --out games/hextension/engine/weights_v5.npz
 
 Each seed trains one value from zero (``value.py``'s tables), on one CPU core of its own
 (``--jobs``, default one per seed), and ``--out`` gets their mean. Use one seed to ship: the
@@ -22,7 +22,8 @@ done); the same command run again continues from the checkpoints.
 ``--extension-from N`` adds ``search.py``'s extension table (at zero) after N games;
 ``--init`` starts from ``value.py`` weights instead of zero. The values no longer shipped were:
 the second (``weights_v2.npz``) ``--init weights.npz --extension-from 0 --alpha 0.5 --explore 0``
-for 920,000 games; the third (``weights_v3.npz``) ``--games 2000000 --explore 0``.
+for 920,000 games; the third (``weights_v3.npz``) ``--games 2000000 --explore 0 --chunk 20000``;
+the fourth (``weights_v4.npz``) ``--games 3000000 --chunk 20000``.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ import numpy as np
 from . import search as S
 from . import value as V
 
-STRONG_FILE = Path(__file__).with_name("weights_v4.npz")
+STRONG_FILE = Path(__file__).with_name("weights_v5.npz")
 # The share of training placements made at random (``search.td_games``).
 EXPLORE = 0.1
 
@@ -47,7 +48,7 @@ def train(
     seed: int = 1000,
     alpha: float = 1.0,
     explore: float = EXPLORE,
-    chunk: int = 20000,
+    chunk: int = 100000,
     init: Path | None = None,
     extension_from: int | None = None,
     resume: Path | None = None,
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--alpha", type=float, default=1.0, help="step size (temporal coherence scales it per entry)")
     p.add_argument("--explore", type=float, default=EXPLORE,
                    help="share of training placements made at random (0: always the best)")
-    p.add_argument("--chunk", type=int, default=20000, help="games between progress lines and checkpoints")
+    p.add_argument("--chunk", type=int, default=100000, help="games between progress lines and checkpoints")
     p.add_argument("--init", type=Path, default=None, help="start from these value.py weights (weights.npz)")
     p.add_argument("--extension-from", type=int, default=None,
                    help="add the extension table (at zero) after this many games (default: never)")

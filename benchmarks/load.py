@@ -53,7 +53,7 @@ os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
 from _django import benchmark_database, percentile  # noqa: E402
 
 PGAPPNAME = "hexsite-load-site"
-VERSION = re.compile(rb'data-version="(\d+)"')
+VERSION = re.compile(rb'"stamp":"(\d+)\.')  # a live page's frame: {"type":"regions","stamp":"V.R",...}
 
 
 def free_port() -> int:

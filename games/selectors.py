@@ -115,7 +115,6 @@ class BoardContext:
             "seats": self.seats,
             "analysis": self.game.analysis,
             "board_template": get_site(self.game.kind).board_template,
-            **presence_context(self.game),
             "your_seat": next((s for s in self.seats if s.index == self.seat), None),
             "may_resign": self.game.status == Game.Status.ACTIVE and bool(get_site(self.game.kind).standin_level),
             **(open_game_context(self.game) if self.game.status == Game.Status.OPEN else {}),
@@ -159,13 +158,6 @@ def turn_token(game: Game) -> str:
     the clock, the hindsight figures. Unlike ``Game.board_token`` it ignores moves within a turn."""
     deadline = int(game.deadline_at.timestamp()) if game.deadline_at else 0
     return f"{game.turn_started_version}.{game.status}.{deadline}.{int(bool(game.analysis))}.{game.revision}"
-
-
-def turn_progress_context(game: Game) -> dict:
-    """The context of a site's ``turn_progress_template``: how far the current turn has come,
-    from the spectator's view, so it is the same for every watcher and holds no seat's secrets."""
-    view = get_site(game.kind).engine.view(state_store.load(game), None)
-    return {"game": game, "view": view, "seats": list(game.seats.select_related("user")), "seat": None}
 
 
 @dataclass
@@ -333,7 +325,7 @@ def replay_step(game: Game, user, at: int | None = None) -> ReplayStep:
                       turn_label=site.label_for_turn(spectator_view) if site.turn_label else "")
 
 
-def _seats_with_users(game: Game) -> list[Seat]:
+def seats_with_users(game: Game) -> list[Seat]:
     """The game's seats in order, with their users. A game read by ``game_for_viewer`` has them
     already: a board of 100 seats then reads them once, not twice."""
     if "seats" in getattr(game, "_prefetched_objects_cache", {}):
@@ -343,6 +335,6 @@ def _seats_with_users(game: Game) -> list[Seat]:
 
 def presence_context(game: Game) -> dict:
     """The game's seats, each marked connected or not (who has the game's page open)."""
-    seats = _seats_with_users(game)
+    seats = seats_with_users(game)
     online = presence.connected(game.pk, [seat.user_id for seat in seats])
     return {"game": game, "presence": [{"seat": seat, "connected": seat.user_id in online} for seat in seats]}

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from django.http import QueryDict
 
     from games.models import Game
+    from games.regions import Region
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,10 +31,6 @@ class GameSite:
     engine_path: str  # dotted path of the engine package
     # The page: the template that draws the board (from the context of selectors.board_context).
     board_template: str = "games/generic_board.html"
-    # Within a turn of a game whose seats act at once: the part of the board that other seats'
-    # moves change ("who has moved"), as elements with stable ids and ``hx-swap-oob``, drawn from
-    # the spectator's view. Sockets then send only this, not the board. "": always the board.
-    turn_progress_template: str = ""
     # The board in a replay (selectors.replay_step: a past view, never a move form). "": the board.
     replay_template: str = ""
     # A submitted form -> a move dict (the JSON ``move`` field always works too).
@@ -63,6 +60,9 @@ class GameSite:
     settings_form: type | None = None
     # A check that a view can be drawn (raises if not); run on the write path before commit.
     check_view: Callable[[dict], Any] | None = None
+    # The regions of the live page (games.regions.Region, in page order), which the board
+    # template places with {% region %}. None declared: the whole board is one region.
+    regions: tuple["Region", ...] = ()
     # Profile sections: (template, callable(user) -> context) shown on player pages.
     profile_sections: tuple[tuple[str, Callable[[Any], dict]], ...] = field(default_factory=tuple)
 
@@ -110,6 +110,12 @@ def offered_sites() -> list[GameSite]:
     """The games offered on the site, in INSTALLED_APPS order."""
     apps.check_apps_ready()
     return list(_SITES.values())
+
+
+def all_sites() -> list[GameSite]:
+    """Every registered site, those only tests use included."""
+    apps.check_apps_ready()
+    return [*_SITES.values(), *_EXTRA.values()]
 
 
 def site_kinds() -> list[str]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import reswap, retarget
 
-from games import move_input, ratelimit, selectors, services
+from games import live, move_input, ratelimit, selectors, services
 from games.errors import BadMove, GameError, GameNotFound, NotYourSeat, RateLimited
 from games.models import Game
 from games.sites import get_site
@@ -38,9 +40,8 @@ def error_response(request: HttpRequest, error: GameError, game_id: int | None =
     if not request.htmx:
         response = render(request, "games/error.html", context, status=error.status)
     else:
-        # Show the message in the board's error slot; the board itself stays as it was.
-        response = reswap(retarget(render(request, "games/_error.html", context, status=error.status), "#move-error"),
-                          "outerHTML")
+        # The live page shows the message beside the control that was used (static/js/live.js).
+        response = JsonResponse({"type": "error", "message": error.message}, status=error.status)
     if isinstance(error, RateLimited):
         response["Retry-After"] = str(error.retry_after)
     return response
@@ -53,11 +54,61 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         game = selectors.game_for_viewer(game_id, request.user)
     except GameError as error:
         return error_response(request, error)
-    board = selectors.board_context(game, request.user)
     if request.htmx:
-        return render(request, "games/_board.html", board.as_dict())
-    chat = selectors.chat_context(game, request.user) if len(board.seats) > 1 else {}
-    return render(request, "games/game.html", {**board.as_dict(), **chat})
+        return live_answer(request, game)
+    view = live.LiveView(game, request.user, request=request)
+    board = selectors.board_context(game, request.user)
+    several = len(board.seats) > 1
+    regions = {region_id: mark_safe(html) for region_id, html in live.page_regions(view, get_token(request),
+                                                                                  chat=several).items()}
+    return render(request, "games/game.html", {**board.as_dict(), "regions": regions, "several_seats": several,
+                                               "stamp": live.stamp_of(game)})
+
+
+def live_answer(request: HttpRequest, game: Game, notice: str = "", region_ids: list[str] | None = None) -> JsonResponse:
+    """The live page's regions for this viewer at the game's version (an htmx request's answer)."""
+    answer = live.answer(live.LiveView(game, request.user, request=request), get_token(request), region_ids)
+    if notice:
+        answer["notice"] = notice
+    return JsonResponse(answer)
+
+
+@login_required
+@require_GET
+def game_regions(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Regions of the live page over HTTP (``?ids=a,b``; all by default): what a socket could
+    not carry in one frame, or a page that lost its socket reads to catch up."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    ids = [part for part in request.GET.get("ids", "").split(",") if part] or None
+    return live_answer(request, game, region_ids=ids)
+
+
+@login_required
+@require_GET
+def game_region_body(request: HttpRequest, game_id: int, region_id: str) -> HttpResponse:
+    """The content of a region the page loads when the viewer opens it (``Region.body_template``).
+    Its address carries the drawing's key, so a browser may keep it; the ETag says the same."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except GameError as error:
+        return error_response(request, error, game_id)
+    region = live.region_by_id(game, region_id)
+    if region is None or not region.body_template:
+        return error_response(request, GameNotFound("This part of the game page does not exist."), game_id)
+    view = live.LiveView(game, request.user)
+    key = view.key(region)
+    etag = f'"{live.digest_of(repr(key))}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponseNotModified()
+    else:
+        body = render_to_string(region.body_template, view.context(region))
+        response = HttpResponse(body.replace(live.CSRF_MARK, get_token(request)))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, max-age=3600" if request.GET.get("k") == etag.strip('"') else "private, no-cache"
+    return response
 
 
 @login_required
@@ -78,10 +129,9 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def game_board_response(request: HttpRequest, game_id: int, done: str) -> HttpResponse:
-    """After a write: the fresh board for htmx, or a redirect to the game page with a note."""
+    """After a write: the live page's regions for htmx, or a redirect to the game page with a note."""
     if request.htmx:
-        game = selectors.game_for_viewer(game_id, request.user)
-        return render(request, "games/_board.html", selectors.board_context(game, request.user).as_dict())
+        return live_answer(request, selectors.game_for_viewer(game_id, request.user))
     messages.success(request, done)
     return redirect("game_detail", game_id=game_id)
 

@@ -16,7 +16,7 @@ import logging
 import sys
 
 from django import db
-from django.http import HttpResponse, HttpResponseServerError
+from django.http import HttpResponse, JsonResponse, HttpResponseServerError
 from django.template.loader import render_to_string
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -34,10 +34,8 @@ def outage_response(request, error: BaseException) -> HttpResponse:
     logger.warning("%s %s: answered 503, service outage: %s: %s", request.method, request.path,
                    type(error).__name__, error)
     if request.headers.get("HX-Request"):
-        body = render_to_string("games/_error.html", {"error": MESSAGE})
-        response = HttpResponse(body, status=503)
-        response["HX-Retarget"] = "#move-error"
-        response["HX-Reswap"] = "outerHTML"
+        # The live page shows it beside the control that was used (static/js/live.js).
+        response = JsonResponse({"type": "error", "message": MESSAGE}, status=503)
     else:
         response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -286,7 +286,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
-    ("vendor/htmx-ext-ws", BASE_DIR / "node_modules" / "htmx-ext-ws" / "dist"),
+    ("vendor/idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist"),
 ]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,7 +1,23 @@
 """Hexland on the site: what the platform asks of this game."""
 from games.hexland import forms, selectors, services, svg
 from games.hexland.templatetags.hexland_boards import hexland_panel
+from games.regions import PUBLIC, SEAT, Region
 from games.sites import GameSite
+
+
+def _board_audience(live) -> str:
+    """The island is the same for every viewer, but for the seat to move: its places to click."""
+    return SEAT if live.your_move else PUBLIC
+
+
+# The page (board.html places them): the island beside the seat's own cards and moves.
+REGIONS = (
+    Region("hl-head", "hexland/regions/head.html", PUBLIC),
+    Region("hl-board", "hexland/regions/board.html", _board_audience),
+    Region("hl-private", "hexland/regions/private.html", SEAT),
+    Region("hl-public", "hexland/regions/public.html", PUBLIC),
+    Region("hl-players", "hexland/regions/players.html", SEAT),
+)
 
 
 def _check_board_draws(view: dict) -> None:
@@ -14,6 +30,7 @@ SITE = GameSite(
     kind="hexland",
     engine_path="games.hexland.engine",
     board_template="hexland/board.html",
+    regions=REGIONS,
     check_view=_check_board_draws,
     rated=True,
     standin_after_timeouts=2,

@@ -64,7 +64,7 @@ def standings_rows(players: Iterable[Mapping]) -> SafeString:
     """The running game's standings table body rows."""
     parts = []
     for row in players:
-        key = ("standings", row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
+        key = ("standings", row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
                row["nmr"], bool(row["out"]))
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_standings_row.html", row)))
     return mark_safe("".join(parts))

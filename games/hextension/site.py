@@ -1,6 +1,35 @@
 """Hextension on the site: what the platform asks of this game."""
 from games.hextension import forms, services
+from games.regions import PUBLIC, SEAT, Region
 from games.sites import GameSite
+
+
+def _own_part(live) -> tuple:
+    """What the seat's own region shows: the round, its own board and placement, whether it
+    plays. Other seats' submissions within the round change none of it."""
+    view = live.seat_view
+    if live.seat is None:
+        return (view.get("round"), view.get("over"))
+    own = view["seats"][live.seat]
+    return (view.get("round"), view.get("over"), live.your_move, own["score"], own["out"], own["nmr"],
+            tuple(own["board"].items()), tuple(sorted((view.get("pending") or {}).items())))
+
+
+def _round(live) -> int:
+    return live.game.turn_started_version
+
+
+# The page (board.html places them). A submission changes only "who has moved" for the others;
+# a round's close changes the rest; the diagrams of every board load when scrolled into view.
+REGIONS = (
+    Region("hx-head", "hextension/regions/head.html", PUBLIC, depends=_round),
+    Region("hx-play", "hextension/regions/play.html", SEAT, depends=_own_part),
+    Region("hx-round", "hextension/regions/round.html", PUBLIC),
+    Region("hx-diagrams", "hextension/regions/diagrams.html", PUBLIC, depends=_round,
+           body_template="hextension/regions/diagrams_body.html"),
+    Region("hx-standings", "hextension/regions/standings.html", PUBLIC, depends=_round),
+    Region("hx-history", "hextension/regions/history.html", PUBLIC, depends=_round),
+)
 
 
 def round_label(view: dict) -> str:
@@ -11,7 +40,7 @@ SITE = GameSite(
     kind="hextension",
     engine_path="games.hextension.engine",
     board_template="hextension/board.html",
-    turn_progress_template="hextension/turn_progress.html",
+    regions=REGIONS,
     replay_template="hextension/replay.html",
     parse_form=forms.parse_placement,
     rated=True,

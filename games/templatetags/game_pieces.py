@@ -11,3 +11,22 @@ register = template.Library()
 def presence_list(presence):
     """Who sits where and who is connected (``games/_presence.html``)."""
     return mark_safe(pieces.presence_list(presence))
+
+
+@register.simple_tag(takes_context=True)
+def region(context, region_id: str):
+    """A region of the live page (``games.live``): as drawn for this viewer when the page has
+    its regions drawn (``regions``), else drawn here from the page's own context (a replay)."""
+    drawn = context.get("regions") or {}
+    if region_id in drawn:
+        return drawn[region_id]
+    from django.template.loader import render_to_string
+
+    from games import live
+
+    game = context["game"]
+    found = live.region_named(region_id)
+    if found is None:
+        raise template.TemplateSyntaxError(f"no region {region_id!r} is declared")
+    with context.push(region_shown=game.status in found.statuses):
+        return mark_safe(render_to_string(found.template, context.flatten()))

@@ -1,12 +1,253 @@
-/* The live parts every game page shares: the running clock counts down where it is short
- * (under a day), and a dropped socket says "reconnecting" until htmx's WebSocket extension has
- * reconnected (it then catches up by itself). Progressive enhancement: without this script the
- * deadline is shown as a time. */
+/* The live game page (docs/architecture.md, "The live page"). The page is named regions
+ * (#live-game's elements with ids); the server sends those that changed, over the page's own
+ * WebSocket and as the answer to the page's own requests, as JSON:
+ *   {"type": "regions", "stamp": "V.R", "regions": [{"id", "html", "digest"}]}
+ * A region is applied only if its stamp (version, revision) is newer than what the page shows,
+ * or the same stamp with other content; it is morphed in (idiomorph), keeping what the player is
+ * doing: a form they have started filling, focus, an open <details>, the scroll position.
+ * Errors are shown beside the control that was used and stay until the player acts again.
+ * The socket reconnects after any close, with backoff and jitter; a heartbeat notices a dead one
+ * within 10 s; a banner shows while disconnected; on return the page resyncs by its stamp.
+ * Also: the running clock's countdown, and "Your move" in the tab's title (with notifications
+ * for those who ask). Progressive enhancement: without this script every form still posts. */
 (function () {
   "use strict";
   if (window.hexsiteLive) return;
   window.hexsiteLive = true;
 
+  var HEARTBEAT_MS = 4000, DEAD_AFTER_MS = 10000, MAX_BACKOFF_MS = 30000;
+  var root = null, shown = {}, socket = null, attempts = 0, lastHeard = 0, retryTimer = null;
+
+  // --- stamps ------------------------------------------------------------------------------
+  function parts(stamp) { return String(stamp || "0.0").split(".").map(Number); }
+  function compare(a, b) {
+    var x = parts(a), y = parts(b);
+    for (var i = 0; i < Math.max(x.length, y.length); i++) {
+      if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0) ? -1 : 1;
+    }
+    return 0;
+  }
+  function pageStamp() { return root ? root.dataset.stamp : "0.0"; }
+
+  // --- morphing ----------------------------------------------------------------------------
+  // A form the player has started filling is kept as it is while it still means the same thing
+  // (data-live-form names it: an offer in this turn, a placement in this round).
+  document.addEventListener("input", markDirty, true);
+  document.addEventListener("change", markDirty, true);
+  function markDirty(event) {
+    var form = event.target && event.target.closest && event.target.closest("form[data-live-form]");
+    if (form) form.dataset.dirty = "1";
+    clearNotes(event.target.closest && event.target.closest("form"));
+  }
+
+  var morphOptions = {
+    morphStyle: "outerHTML",
+    ignoreActiveValue: true,
+    restoreFocus: true,
+    callbacks: {
+      beforeNodeMorphed: function (old, fresh) {
+        if (old.nodeType !== 1 || fresh.nodeType !== 1) return true;
+        if (old.tagName === "FORM" && old.dataset.dirty && old.dataset.liveForm &&
+            old.dataset.liveForm === fresh.getAttribute("data-live-form")) return false;
+        if (old.hasAttribute("data-live-lazy") && old.getAttribute("data-live-lazy") === fresh.getAttribute("data-live-lazy")) {
+          return false;  // loaded content that has not changed
+        }
+        return true;
+      },
+      beforeAttributeUpdated: function (name, node) {
+        if (name === "open" && node.tagName === "DETAILS") return false;  // the player's choice
+        if (name === "data-dirty") return false;
+        return true;
+      },
+      beforeNodeRemoved: function (node) {
+        return !(node.nodeType === 1 && node.hasAttribute("data-live-note"));
+      }
+    }
+  };
+
+  function applyRegion(region, stamp) {
+    var element = document.getElementById(region.id);
+    if (!element) return null;
+    var was = shown[region.id] || {stamp: pageStamp(), digest: null};
+    if (stamp !== null && stamp !== undefined) {
+      var order = compare(stamp, was.stamp);
+      if (order < 0 || (order === 0 && was.digest === region.digest)) return null;
+    } else if (was.digest === region.digest) {
+      return null;
+    }
+    if (window.Idiomorph) {
+      Idiomorph.morph(element, region.html, morphOptions);
+    } else {
+      element.outerHTML = region.html;
+    }
+    shown[region.id] = {stamp: stamp || was.stamp, digest: region.digest};
+    return document.getElementById(region.id);
+  }
+
+  function applyFrame(frame) {
+    if (!frame || !root) return;
+    if (frame.type === "fetch") {
+      fetchRegions(frame.ids);
+      return;
+    }
+    if (frame.type !== "regions") return;
+    var changed = [];
+    (frame.regions || []).forEach(function (region) {
+      var element = applyRegion(region, frame.stamp);
+      if (element) changed.push(element);
+    });
+    if (frame.stamp && compare(frame.stamp, pageStamp()) > 0) root.dataset.stamp = frame.stamp;
+    changed.forEach(function (element) {
+      if (window.htmx) {
+        htmx.process(element);
+        htmx.trigger(element, "htmx:load", {elt: element});
+      }
+    });
+    if (changed.length) afterChange();
+  }
+
+  function fetchRegions(ids) {
+    var url = root.dataset.regionsUrl + (ids && ids.length ? "?ids=" + encodeURIComponent(ids.join(",")) : "");
+    fetch(url, {credentials: "same-origin", headers: {"HX-Request": "true"}})
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(applyFrame)
+      .catch(function () { /* the next push or reconnect brings it */ });
+  }
+
+  // --- answers to the page's own requests (htmx, hx-swap="none") --------------------------
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || !root) return;
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    if (type.indexOf("application/json") !== 0) return;
+    var answer;
+    try { answer = JSON.parse(xhr.responseText); } catch (e) { return; }
+    var elt = event.detail.elt;
+    if (answer.type === "error") {
+      note(elt, answer.message, true);
+      return;
+    }
+    var form = elt && elt.closest && elt.closest("form");
+    if (form) delete form.dataset.dirty;  // sent: the answer's form replaces it
+    applyFrame(answer);
+    if (answer.notice) note(elt, answer.notice, false);
+  });
+
+  // The answer to a click: beside the control, until the player acts again in that place.
+  function note(elt, text, isError) {
+    if (!elt || !elt.isConnected) elt = root;
+    var place = (elt.closest && (elt.closest("form") || elt.closest("[data-live-errors]"))) || elt;
+    clearNotes(place);
+    var p = document.createElement("p");
+    p.className = "notice live-note" + (isError ? " error" : "");
+    p.setAttribute("role", isError ? "alert" : "status");
+    p.setAttribute("data-live-note", "");
+    p.textContent = text;
+    if (place.tagName === "FORM") place.appendChild(p); else place.insertBefore(p, place.firstChild);
+  }
+  function clearNotes(place) {
+    if (!place || !place.querySelectorAll) return;
+    place.querySelectorAll("[data-live-note]").forEach(function (n) { n.remove(); });
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    clearNotes(elt && elt.closest && (elt.closest("form") || elt.closest("[data-live-errors]")));
+  });
+
+  // --- the socket ----------------------------------------------------------------------------
+  function status(text) {
+    var banner = document.getElementById("socket-status");
+    if (!banner) return;
+    banner.textContent = text;
+    banner.hidden = !text;
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (!root || (socket && socket.readyState <= 1)) return;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var ws = new WebSocket(scheme + location.host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()));
+    socket = ws;
+    ws.onopen = function () {
+      attempts = 0;
+      lastHeard = Date.now();
+      status("");
+      document.dispatchEvent(new CustomEvent("hexsite:live-open"));
+    };
+    ws.onmessage = function (event) {
+      lastHeard = Date.now();
+      var frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      if (frame.type !== "pong") applyFrame(frame);
+    };
+    ws.onclose = function (event) {
+      if (socket !== ws) return;
+      socket = null;
+      if (event.code === 4403) {
+        status("You can no longer watch this game. Reload the page to see why.");
+        return;
+      }
+      status("Reconnecting…");
+      retry();
+    };
+  }
+
+  function retry() {
+    if (retryTimer) return;
+    var ceiling = Math.min(MAX_BACKOFF_MS, 500 * Math.pow(2, attempts++));
+    retryTimer = setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);  // jitter
+  }
+
+  // A socket that says nothing for DEAD_AFTER_MS is dead (a cut network may close nothing).
+  function drop() {
+    var ws = socket;
+    socket = null;
+    if (ws) {
+      ws.onclose = ws.onmessage = null;
+      try { ws.close(); } catch (e) { /* already closing */ }
+    }
+    status("Reconnecting…");
+    retry();
+  }
+  setInterval(function () {
+    if (!socket || socket.readyState !== 1) return;
+    if (Date.now() - lastHeard > DEAD_AFTER_MS) { drop(); return; }
+    try { socket.send('{"type":"ping"}'); } catch (e) { drop(); }
+  }, HEARTBEAT_MS);
+  window.addEventListener("offline", function () { if (root) drop(); });
+  window.addEventListener("online", function () { attempts = 0; if (root && !socket) connect(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && root && !socket) { attempts = 0; connect(); }
+  });
+
+  // A 503 (PostgreSQL or Redis briefly away) is not swapped (base.html's responseHandling): say so.
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status === 503) {
+      status("The site is briefly unavailable. Reload the page in a few seconds to see where things stand.");
+    }
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    note(event.detail.elt, "Your move could not be sent: the connection is down. Try again in a moment.", true);
+  });
+
+  // --- after each change ---------------------------------------------------------------------
+  // Regions drawn once for everyone mark nobody as "you": the page marks its viewer's seat.
+  function markViewer() {
+    var seat = root && root.dataset.viewerSeat;
+    document.querySelectorAll("[data-mark-viewer] [data-seat]").forEach(function (row) {
+      row.classList.toggle("is-viewer", seat !== undefined && row.dataset.seat === seat);
+    });
+  }
+
+  function afterChange() {
+    markViewer();
+    tick();
+    yourMove();
+  }
+
+  // --- the clock ------------------------------------------------------------------------------
   function left(seconds) {
     if (seconds <= 0) return "time is up";
     var m = Math.floor(seconds / 60), s = seconds % 60;
@@ -29,30 +270,8 @@
     });
   }
   setInterval(tick, 1000);
-  document.addEventListener("htmx:load", tick);
 
-  function status(text) {
-    var banner = document.getElementById("socket-status");
-    if (!banner) return;
-    banner.textContent = text;
-    banner.hidden = !text;
-  }
-  document.addEventListener("htmx:wsClose", function () { status("Reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { status("Reconnecting…"); });
-  document.addEventListener("htmx:wsOpen", function () { status(""); });
-  // A 503 (PostgreSQL or Redis briefly away) is not swapped (base.html's responseHandling): say
-  // so in the same banner; the server's text asks to reload and look before playing again.
-  document.addEventListener("htmx:responseError", function (event) {
-    var xhr = event.detail.xhr;
-    if (xhr && xhr.status === 503) {
-      status("The site is briefly unavailable. Reload the page in a few seconds to see where things stand.");
-    }
-  });
-
-  // "Your move" in the tab's title while the board says it is the viewer's move (their turn, or
-  // a round open for them), and, if they asked for it with the button below, a browser
-  // notification when it becomes their move while the page is open. Permission is only ever
-  // asked on that button's click.
+  // --- "Your move" in the title, and notifications on request ---------------------------------
   var baseTitle = document.title, wasYourMove = null;
   var MARK = "(\u2022) Your move \u2014 ";
   var canNotify = "Notification" in window;
@@ -63,33 +282,25 @@
   }
 
   function yourMove() {
-    var board = document.getElementById("game-board");
-    var now = !!(board && board.hasAttribute("data-your-move"));
+    var bar = document.getElementById("game-status");
+    var now = !!(bar && bar.hasAttribute("data-your-move"));
     document.title = now ? MARK + baseTitle : baseTitle;
     if (now && wasYourMove === false && notifyWanted()) {
       try {
-        var note = new Notification("Your move", {body: baseTitle.replace(/ · hexsite$/, ""), tag: "hexsite-" + location.pathname});
-        note.onclick = function () { window.focus(); note.close(); };
+        var sent = new Notification("Your move", {body: baseTitle.replace(/ · hexsite$/, ""), tag: "hexsite-" + location.pathname});
+        sent.onclick = function () { window.focus(); sent.close(); };
       } catch (e) { /* some browsers allow notifications only from a service worker */ }
     }
     wasYourMove = now;
-    offerNotifications(board);
+    offerNotifications(bar);
   }
 
-  function offerNotifications(board) {
-    if (!canNotify || !board || !board.hasAttribute("data-seated") || Notification.permission === "denied") return;
+  function offerNotifications(bar) {
     var box = document.getElementById("notify-choice");
-    if (!box) {
-      box = document.createElement("p");
-      box.id = "notify-choice";
-      box.className = "notify-choice";
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "secondary";
-      button.addEventListener("click", toggleNotifications);
-      box.appendChild(button);
-      var status = document.getElementById("socket-status");
-      if (status) status.after(box); else board.before(box);
+    if (!box) return;
+    if (!canNotify || !bar || !bar.hasAttribute("data-seated") || Notification.permission === "denied") {
+      box.hidden = true;
+      return;
     }
     var button = box.querySelector("button");
     var on = notifyWanted();
@@ -97,7 +308,8 @@
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
 
-  function toggleNotifications() {
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#notify-choice button")) return;
     if (notifyWanted()) {
       localStorage.setItem("hexsite-notify", "off");
       yourMove();
@@ -106,25 +318,25 @@
     Notification.requestPermission().then(function (permission) {
       try { localStorage.setItem("hexsite-notify", permission === "granted" ? "on" : "off"); } catch (e) { /* private mode */ }
       var box = document.getElementById("notify-choice");
-      if (permission === "denied" && box) box.remove();
+      if (permission === "denied" && box) box.hidden = true;
       yourMove();
     });
-  }
-
-  document.addEventListener("htmx:load", yourMove);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", yourMove); else yourMove();
-
-  // The socket may replace #game-board while a request from it is on its way (the board of the
-  // user's own move often comes first). The answer's target is then off the page: drop it. The
-  // page already shows a board at least as new (a user's own move always gets them a pushed
-  // board), and swapping into the lost target let htmx's hx-preserve move the live form into
-  // the discarded answer: the form vanished, leaving "You have submitted". htmx announces the
-  // swap on the old target itself, where no document listener hears it: listen there.
-  function dropIfGone(event) {
-    if (!event.detail.target.isConnected) event.detail.shouldSwap = false;
-  }
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var target = event.detail.target;
-    if (target) target.addEventListener("htmx:beforeSwap", dropIfGone);  // added once per element
   });
+
+  function start() {
+    root = document.getElementById("live-game");
+    tick();
+    if (!root) return;
+    afterChange();
+    if (root.dataset.socket && "WebSocket" in window) connect();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+
+  // For tests and tools: what the page shows.
+  window.hexsiteLivePage = {
+    stamp: pageStamp,
+    shown: function () { return JSON.parse(JSON.stringify(shown)); },
+    socket: function () { return socket; },
+    apply: applyFrame
+  };
 })();

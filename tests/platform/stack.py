@@ -358,7 +358,7 @@ def _send(request) -> tuple[int | str, str]:
         return type(error).__name__, ""
 
 
-VERSION = re.compile(r'data-version="(\d+)"')
+VERSION = re.compile(r'"stamp":"(\d+)\.')  # a live page's frame: {"type":"regions","stamp":"V.R",...}
 
 
 class WatchSocket:

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services, state_store
+from games import live, services, state_store
 from games.consumers import CLOSE_NOT_ALLOWED
 from games.models import Game
 from hexsite.asgi import application
@@ -46,19 +47,29 @@ def run_scenario(coroutine_function) -> None:
         raise errors[0]
 
 
+def html_of(message: str) -> str:
+    """The HTML of a frame's regions, one after the other (the frame's stamp first, as
+    ``stamp="V.R"``)."""
+    frame = json.loads(message)
+    assert frame["type"] == "regions", frame
+    return f'stamp="{frame["stamp"]}" ' + "".join(region["html"] for region in frame["regions"])
+
+
 def is_presence(message: str) -> bool:
-    return message.lstrip().startswith('<ul id="game-presence"')
+    frame = json.loads(message)
+    return [region["id"] for region in frame.get("regions", [])] == ["game-presence"]
 
 
 class BoardSocket(WebsocketCommunicator):
-    """A socket as the board sees it: who-is-connected fragments (sent whenever anyone opens or
-    closes the page) are skipped, so each test reads the pushes it is about."""
+    """A socket as the board sees it: who-is-connected frames (sent whenever anyone opens or
+    closes the page) are skipped, so each test reads the pushes it is about; frames are read as
+    the HTML of their regions."""
 
     async def receive_from(self, timeout=1):
         while True:
             message = await super().receive_from(timeout)
             if not is_presence(message):
-                return message
+                return html_of(message)
 
     async def receive_nothing(self, timeout=0.1, interval=0.01):
         loop = asyncio.get_running_loop()
@@ -71,8 +82,9 @@ class BoardSocket(WebsocketCommunicator):
                 return False
 
 
-def communicator_for(game, user, token=None, socket_class=BoardSocket):
-    path = f"/ws/games/{game.pk}/" + (f"?token={token}" if token is not None else "")
+def communicator_for(game, user, stamp=None, socket_class=BoardSocket):
+    """A socket for ``user``'s page of ``game``, which shows ``stamp`` (None: unknown)."""
+    path = f"/ws/games/{game.pk}/" + (f"?stamp={stamp}" if stamp is not None else "")
     communicator = socket_class(application, path, headers=[(b"origin", b"http://localhost")])
     communicator.scope["user"] = user
     return communicator
@@ -84,8 +96,8 @@ def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
     cards = state_store.load(game).cards
 
     async def scenario():
-        ana_socket = communicator_for(game, ana, token=game.board_token)
-        bo_socket = communicator_for(game, bo, token=game.board_token)
+        ana_socket = communicator_for(game, ana, stamp=live.stamp_of(game))
+        bo_socket = communicator_for(game, bo, stamp=live.stamp_of(game))
         assert (await ana_socket.connect())[0] and (await bo_socket.connect())[0]
         assert await ana_socket.receive_nothing(timeout=0.3)  # up to date: nothing to send
         await sync_to_async(services.submit_move)(
@@ -93,19 +105,19 @@ def test_the_socket_sends_each_user_their_own_view_as_moves_arrive(make_user):
         )
         ana_html = await ana_socket.receive_from(timeout=5)
         bo_html = await bo_socket.receive_from(timeout=5)
-        assert 'data-version="1"' in ana_html and 'data-version="1"' in bo_html
+        assert 'stamp="1.' in ana_html and 'stamp="1.' in bo_html
         assert str(cards[0]) in ana_html and str(cards[1]) not in ana_html
         assert str(cards[1]) in bo_html and str(cards[0]) not in bo_html
-        token_seen_by_ana = (await sync_to_async(Game.objects.get)(pk=game.pk)).board_token
+        stamp_seen_by_ana = live.stamp_of(await sync_to_async(Game.objects.get)(pk=game.pk))
         await ana_socket.disconnect()
         # Bo moves while Ana is away; Ana reconnects with the board she had and catches up.
         await sync_to_async(services.submit_move)(
             game_id=game.pk, user=bo, move={"type": "add", "n": 1}, expected_version=1
         )
-        assert 'data-version="2"' in await bo_socket.receive_from(timeout=5)
-        again = communicator_for(game, ana, token=token_seen_by_ana)
+        assert 'stamp="2.' in await bo_socket.receive_from(timeout=5)
+        again = communicator_for(game, ana, stamp=stamp_seen_by_ana)
         assert (await again.connect())[0]
-        assert 'data-version="2"' in await again.receive_from(timeout=5)
+        assert 'stamp="2.' in await again.receive_from(timeout=5)
         await again.disconnect()
         await bo_socket.disconnect()
         await close_db_connections()
@@ -131,12 +143,12 @@ def test_a_player_waiting_on_an_open_game_sees_it_start(make_user):
     game = services.create_game(kind="toy", config={"players": 2}, created_by=ana)
 
     async def scenario():
-        socket = communicator_for(game, ana, token=game.board_token)
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game))
         assert (await socket.connect())[0]
         assert await socket.receive_nothing(timeout=0.3)
         await sync_to_async(services.join_game)(game_id=game.pk, user=bo)  # full: it starts, still version 0
         html = await socket.receive_from(timeout=5)
-        assert 'data-version="0"' in html and "Your move" in html
+        assert 'stamp="0.' in html and "Your move" in html
         await socket.disconnect()
         await close_db_connections()
 
@@ -150,13 +162,13 @@ def test_a_socket_left_idle_longer_than_a_blocking_read_still_gets_pushes(make_u
     game = toy_game(ana, bo)
 
     async def scenario():
-        socket = communicator_for(game, bo, token=game.board_token)
+        socket = communicator_for(game, bo, stamp=live.stamp_of(game))
         assert (await socket.connect())[0]
         await asyncio.sleep(7)  # longer than one blocking pop of the channel layer
         await sync_to_async(services.submit_move)(
             game_id=game.pk, user=ana, move={"type": "add", "n": 2}, expected_version=0
         )
-        assert 'data-version="1"' in await socket.receive_from(timeout=5)
+        assert 'stamp="1.' in await socket.receive_from(timeout=5)
         await socket.disconnect()
         await close_db_connections()
 

@@ -5,11 +5,19 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games import live
 from games.services import chat
 from tests.support.factories import toy_game
-from tests.web.test_consumer import close_db_connections, communicator_for, run_scenario
+from tests.web.test_consumer import close_db_connections, communicator_for, html_of, run_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class HtmlSocket(WebsocketCommunicator):
+    """Every frame, read as the HTML of its regions."""
+
+    async def receive_from(self, timeout=1):
+        return html_of(await super().receive_from(timeout))
 
 
 def test_players_see_who_is_connected_and_chat_messages_live(make_user):
@@ -17,18 +25,18 @@ def test_players_see_who_is_connected_and_chat_messages_live(make_user):
     game = toy_game(ana, bo)
 
     async def scenario():
-        ana_socket = communicator_for(game, ana, token=game.board_token, socket_class=WebsocketCommunicator)
+        ana_socket = communicator_for(game, ana, stamp=live.stamp_of(game), socket_class=HtmlSocket)
         assert (await ana_socket.connect())[0]
         first = await ana_socket.receive_from(timeout=5)
         assert 'id="game-presence"' in first and "ana <span class=\"visually-hidden\">(connected)" in first
         assert "bo <span class=\"visually-hidden\">(not connected)" in first
-        bo_socket = communicator_for(game, bo, token=game.board_token, socket_class=WebsocketCommunicator)
+        bo_socket = communicator_for(game, bo, stamp=live.stamp_of(game), socket_class=HtmlSocket)
         assert (await bo_socket.connect())[0]
         seen = await ana_socket.receive_from(timeout=5)
         assert "bo <span class=\"visually-hidden\">(connected)" in seen
         await bo_socket.receive_from(timeout=5)  # bo's own arrival
 
-        spectator = communicator_for(game, watcher, token=game.board_token, socket_class=WebsocketCommunicator)
+        spectator = communicator_for(game, watcher, stamp=live.stamp_of(game), socket_class=HtmlSocket)
         assert (await spectator.connect())[0]
         for socket in (ana_socket, bo_socket, spectator):
             await socket.receive_from(timeout=5)  # the spectator's arrival (the seats did not change)

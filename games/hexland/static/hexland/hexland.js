@@ -7,17 +7,17 @@
   if (window.hexlandBoard) return;
   window.hexlandBoard = true;
 
+  // The answer (the live page's regions, or a refusal shown on the board) is handled by
+  // static/js/live.js; the CSRF token travels in the page's hx-headers.
   function play(target) {
     var game = target.closest(".hl-game");
-    var board = target.closest("#game-board");
+    var board = target.closest("#hl-board");
     if (!game || !board || board.dataset.busy) return;
-    var token = document.querySelector('input[name="csrfmiddlewaretoken"]');
     board.dataset.busy = "1";  // one click, one move: a second click waits for the answer
     htmx.ajax("POST", "/games/" + game.dataset.game + "/move/", {
-      target: "#game-board",
-      swap: "outerHTML",
-      values: {move: target.dataset.move, version: game.dataset.version,
-               csrfmiddlewaretoken: token ? token.value : ""}
+      source: board,
+      swap: "none",
+      values: {move: target.dataset.move, version: board.dataset.version}
     }).finally(function () { delete board.dataset.busy; });
   }
 

@@ -1,6 +1,6 @@
 /* Hextension: place tiles by picking a tile, then a cell of your board.
  * Progressive enhancement only: the form's selects work without this script. Listeners are
- * delegated from the document once, so htmx swaps of #game-board need no re-binding; htmx.onLoad
+ * delegated from the document once, so the live page's morphs of #hx-play need no re-binding; htmx.onLoad
  * only refreshes the swapped-in board. The script may be inserted again by a swap: the guard
  * below keeps it from binding twice. */
 (function () {
@@ -9,12 +9,12 @@
   window.hextensionBoard = true;
 
   function formOf(node) {
-    var scope = node.closest("#game-board") || document;
+    var scope = node.closest("#hx-play") || document;
     return scope.querySelector("form.hx-form");
   }
 
   function boardOf(form) {
-    var scope = form.closest("#game-board") || document;
+    var scope = form.closest("#hx-play") || document;
     return scope.querySelector("svg.hx-interactive");
   }
 

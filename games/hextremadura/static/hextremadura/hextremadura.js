@@ -1,6 +1,6 @@
 /* Hextremadura: pick a tile, turn it, click a highlighted cell of the map.
  * Progressive enhancement only: the plain form posts without this script. Listeners are
- * delegated from the document once, so htmx swaps of #game-board need no re-binding; htmx.onLoad
+ * delegated from the document once, so the live page's morphs of its region need no re-binding; htmx.onLoad
  * only refreshes the swapped-in board. The script may be inserted again by a swap: the guard
  * keeps it from binding twice. Pan/zoom and the last seen version live here, across swaps. */
 (function () {

@@ -1,0 +1,321 @@
+"""The live game page: one model for every game (docs/architecture.md, "The live page").
+
+A game page is made of named **regions**, each a template whose root element carries the
+region's id. The platform declares the regions every game has (the status bar, presence, chat,
+the waiting room of a game not yet started); a game's site declares its own
+(``GameSite.regions``), and a game that declares none has one region, its whole board.
+
+A region is drawn for an **audience**:
+
+- ``PUBLIC``: from the spectator's view, without a user: one drawing per version serves every
+  socket of the process (and every page), since it holds nothing that only a seat may see;
+- ``SEAT``: from the viewer's seat's view (spectators share the seat ``None``);
+- ``USER``: for one user (what depends on who they are, not only on their seat).
+
+Each region names what its drawing ``depends`` on (default: the game's version). With the
+audience and the game's turn token (status, clock, revision, hindsight figures) that makes the
+region's **key**: a socket sends a region only when its key differs from the one it sent last,
+and a drawing is cached by key, so a region that did not change for a viewer is neither drawn
+nor sent again. The client applies a region only when its **stamp** (version, revision) is
+newer than what it shows, or the same stamp with other content, and morphs it in (static/js/live.js).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Callable
+
+from django.template.loader import render_to_string
+
+from django.urls import reverse
+
+from games import selectors, state_store
+from games.models import Game
+from games.regions import ALL_STATUSES, PUBLIC, SEAT, USER, Region  # noqa: F401 (re-exported)
+from games.sites import all_sites as offered_sites_and_extras, get_site
+
+# No frame a socket sends is larger: a region that alone would be is fetched over HTTP.
+MAX_FRAME_BYTES = 64 * 1024
+
+
+def _status_depends(live: "LiveView") -> tuple:
+    """The status bar changes with the viewer's turn, the seats (stand-ins, resignations) and,
+    after the end, the rematch; not with every move."""
+    seats = tuple((s.index, s.user_id, s.standin_level, s.resigned_at) for s in live.game.seats.all())
+    rematch = None
+    if live.game.status == Game.Status.FINISHED and live.seat is not None:
+        rematch = tuple(Game.objects.filter(rematch_of=live.game).values_list("pk", "status"))
+    return (live.your_move, live.game.version > 0, seats, rematch)
+
+
+# The platform's regions, on every game page.
+STATUS = Region("game-status", "games/regions/status.html", SEAT, depends=_status_depends, statuses=ALL_STATUSES)
+WAITING_ROOM = Region("game-waiting", "games/regions/waiting.html", USER, statuses=(Game.Status.OPEN,))
+PRESENCE = Region("game-presence", "games/_presence.html", PUBLIC, versioned=False, statuses=ALL_STATUSES)
+CHAT = Region("game-chat", "games/_chat.html", USER, versioned=False, statuses=ALL_STATUSES)
+
+
+# A game that declares no regions of its own: its whole board, for the seat.
+WHOLE_BOARD = Region("game-main", "games/regions/main.html", SEAT)
+
+
+def game_regions(game: Game) -> list[Region]:
+    """The regions the platform pushes on a version announcement, in page order."""
+    return [STATUS, WAITING_ROOM, *(get_site(game.kind).regions or (WHOLE_BOARD,))]
+
+
+def region_by_id(game: Game, region_id: str) -> Region | None:
+    return next((r for r in [*game_regions(game), PRESENCE, CHAT] if r.id == region_id), None)
+
+
+def region_named(region_id: str) -> Region | None:
+    """A region of any game (a board template drawn from a context alone, e.g. in a replay)."""
+    everyone = [STATUS, WAITING_ROOM, WHOLE_BOARD, PRESENCE, CHAT,
+                *(r for site in offered_sites_and_extras() for r in site.regions)]
+    return next((r for r in everyone if r.id == region_id), None)
+
+
+def stamp_of(game: Game) -> str:
+    """What the client orders regions by: the version, then the revision (seats, settings)."""
+    return f"{game.version}.{game.revision}"
+
+
+# --- views, shared by the sockets of a process ----------------------------------------------
+
+_VIEWS_SIZE = 512
+_views: OrderedDict[tuple, dict] = OrderedDict()
+_views_lock = threading.Lock()
+
+
+def _game_key(game: Game) -> tuple:
+    return (game.pk, game.created_at, game.version)
+
+
+def cached_view(game: Game, seat: int | None) -> dict:
+    """The engine's view of ``seat`` at the game's version, computed once per process."""
+    if game.status == Game.Status.OPEN:
+        return {}
+    key = (*_game_key(game), seat)
+    with _views_lock:
+        if key in _views:
+            _views.move_to_end(key)
+            return _views[key]
+    view = get_site(game.kind).engine.view(state_store.load(game), seat)
+    with _views_lock:
+        _views[key] = view
+        while len(_views) > _VIEWS_SIZE:
+            _views.popitem(last=False)
+    return view
+
+
+class LiveView:
+    """One viewer's page of one game at its current version: what regions are drawn from."""
+
+    def __init__(self, game: Game, user, seat: int | None = None, *, seated: bool | None = None, request=None):
+        self.game = game
+        self.user = user
+        self.request = request  # a page's or an answer's: its USER regions are drawn with it
+        self.seat = selectors.seat_of(game, user) if seated is None else seat
+
+    @cached_property
+    def seat_view(self) -> dict:
+        return cached_view(self.game, self.seat)
+
+    @cached_property
+    def public_view(self) -> dict:
+        return cached_view(self.game, None)
+
+    @cached_property
+    def your_move(self) -> bool:
+        return self.game.status == Game.Status.ACTIVE and self.seat is not None and self.seat in self.game.awaiting
+
+    @cached_property
+    def seat_row(self):
+        return next((s for s in self.game.seats.all() if s.index == self.seat), None)
+
+    def audience(self, region: Region) -> str:
+        return region.audience(self) if callable(region.audience) else region.audience
+
+    def key(self, region: Region) -> tuple:
+        """Equal keys, equal drawings."""
+        who: Any = None
+        audience = self.audience(region)
+        if audience == SEAT:
+            who = ("seat", self.seat)
+        elif audience == USER:
+            who = ("user", getattr(self.user, "pk", None))
+        if self.game.status not in region.statuses:
+            return (region.id, who, "absent", self.game.status)
+        depends = region.depends(self) if region.depends else self.game.version
+        return (region.id, who, selectors.turn_token(self.game), depends)
+
+    def context(self, region: Region) -> dict:
+        """The template context of ``region`` for this viewer (a public region's holds no user)."""
+        public = self.audience(region) == PUBLIC
+        seat = None if public else self.seat
+        view = self.public_view if public else self.seat_view
+        your_move = False if public else self.your_move
+        board = selectors.BoardContext(game=self.game, seat=seat, view=view, your_move=your_move,
+                                       seats=selectors.seats_with_users(self.game),
+                                       viewer=None if public else self.user)
+        context = board.as_dict()
+        context["csrf_token"] = CSRF_MARK
+        context["region_shown"] = self.game.status in region.statuses
+        if region.body_template:
+            context["region_body_url"] = body_url(self.game, region, self.key(region))
+        if region is PRESENCE:
+            context.update(selectors.presence_context(self.game))
+        elif region is CHAT:
+            context.update(selectors.chat_context(self.game, self.user))
+        elif region is WAITING_ROOM and self.game.status == Game.Status.OPEN:
+            context.update(selectors.open_game_context(self.game))
+        if self.request is not None and self.audience(region) == USER:
+            context["request"] = self.request
+        return context
+
+
+def body_url(game: Game, region: Region, key: tuple) -> str:
+    """Where a lazy region's content is read: the address changes with the content."""
+    return reverse("game_region_body", args=[game.pk, region.id]) + "?k=" + digest_of(repr(key))
+
+
+# --- drawings, shared by key -----------------------------------------------------------------
+
+_DRAWN_SIZE = 1024
+_drawn: OrderedDict[tuple, "Drawn"] = OrderedDict()
+_drawn_lock = threading.Lock()
+
+
+# Drawings are shared, and a CSRF token is not: a region's forms are drawn with this mark for
+# the token. A page or an HTTP answer gets the request's token in its place; a socket frame
+# gets none (its forms post through htmx, which sends the token from the page's hx-headers).
+CSRF_MARK = "hexsite-csrf-mark"
+_CSRF_INPUT = f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_MARK}">'
+
+
+@dataclass(frozen=True)
+class Drawn:
+    id: str
+    html: str  # with CSRF_MARK where a form's token goes
+    digest: str
+
+    def with_token(self, token: str | None) -> str:
+        """The HTML for a request (``token``: its CSRF token) or for a socket (None)."""
+        if token is None:
+            return self.html.replace(_CSRF_INPUT, "")
+        return self.html.replace(CSRF_MARK, token)
+
+    def as_json(self, token: str | None = None) -> dict:
+        return {"id": self.id, "html": self.with_token(token), "digest": self.digest}
+
+
+def digest_of(html: str) -> str:
+    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+
+
+def draw(live: LiveView, region: Region, key: tuple | None = None) -> Drawn:
+    """The region drawn for ``live``: once per key in this process (a region drawn on its own
+    announcements, chat or presence, only when given a key)."""
+    cacheable = (region.versioned or key is not None) and not (live.request and live.audience(region) == USER)
+    key = key or live.key(region)
+    cache_key = (live.game.pk, live.game.created_at, key)
+    if cacheable:
+        with _drawn_lock:
+            if cache_key in _drawn:
+                _drawn.move_to_end(cache_key)
+                return _drawn[cache_key]
+    html = render_to_string(region.template, live.context(region)).strip()
+    if not html.startswith("<") or f'id="{region.id}"' not in html[:200]:
+        raise ValueError(f"region {region.id}: its template's root element must carry id=\"{region.id}\"")
+    drawn = Drawn(region.id, html, digest_of(html))
+    if cacheable:
+        with _drawn_lock:
+            _drawn[cache_key] = drawn
+            while len(_drawn) > _DRAWN_SIZE:
+                _drawn.popitem(last=False)
+    return drawn
+
+
+def forget_drawings() -> None:
+    """Empty this process's caches (benchmarks, tests: as a fresh process has them)."""
+    with _drawn_lock:
+        _drawn.clear()
+    with _views_lock:
+        _views.clear()
+
+
+# --- what a viewer is sent ---------------------------------------------------------------------
+
+@dataclass
+class Update:
+    """Regions to send one viewer, and the keys its page then shows."""
+
+    stamp: str
+    regions: list[Drawn]
+    keys: dict[str, tuple]
+
+
+def changed_regions(live: LiveView, sent: dict[str, tuple] | None) -> Update:
+    """The versioned regions whose key differs from ``sent`` (None: all of them)."""
+    keys, regions = {}, []
+    for region in game_regions(live.game):
+        key = live.key(region)
+        keys[region.id] = key
+        if sent is None or sent.get(region.id) != key:
+            regions.append(draw(live, region, key))
+    return Update(stamp_of(live.game), regions, keys)
+
+
+def current_keys(live: LiveView) -> dict[str, tuple]:
+    """The keys of a page that shows the current version (nothing drawn)."""
+    return {region.id: live.key(region) for region in game_regions(live.game)}
+
+
+def page_regions(live: LiveView, token: str, *, chat: bool = True) -> dict[str, str]:
+    """Every region's HTML for a full page, by id (the page template places them), its forms
+    with the request's CSRF ``token``; presence and chat only where there is more than one seat."""
+    regions = {region.id: draw(live, region).with_token(token) for region in game_regions(live.game)}
+    if chat:
+        for region in (PRESENCE, CHAT):
+            regions[region.id] = draw(live, region).with_token(token)
+    return regions
+
+
+def frames(stamp: str | None, regions: list[Drawn]) -> list[str]:
+    """The socket frames carrying ``regions``: none over MAX_FRAME_BYTES. A region that alone
+    is larger goes in a ``fetch`` frame: the client reads it over HTTP (``regions`` view)."""
+    out, batch, size, too_large = [], [], 0, []
+    head = len(json.dumps({"type": "regions", "stamp": stamp, "regions": []}))
+    for drawn in regions:
+        encoded = len(json.dumps(drawn.as_json()).encode()) + 1
+        if head + encoded > MAX_FRAME_BYTES:
+            too_large.append(drawn.id)
+            continue
+        if batch and head + size + encoded > MAX_FRAME_BYTES:
+            out.append(_frame(stamp, batch))
+            batch, size = [], 0
+        batch.append(drawn)
+        size += encoded
+    if batch:
+        out.append(_frame(stamp, batch))
+    if too_large:
+        out.append(json.dumps({"type": "fetch", "stamp": stamp, "ids": too_large}))
+    return out
+
+
+def _frame(stamp: str | None, regions: list[Drawn]) -> str:
+    return json.dumps({"type": "regions", "stamp": stamp, "regions": [d.as_json() for d in regions]},
+                      separators=(",", ":"))
+
+
+def answer(live: LiveView, token: str, region_ids: list[str] | None = None) -> dict:
+    """An HTTP answer carrying regions for ``live`` (all the versioned ones by default), its
+    forms with the request's CSRF ``token``."""
+    wanted = [r for r in game_regions(live.game) if region_ids is None or r.id in region_ids]
+    wanted += [r for r in (PRESENCE, CHAT) if region_ids is not None and r.id in region_ids]
+    return {"type": "regions", "stamp": stamp_of(live.game),
+            "regions": [draw(live, region).as_json(token) for region in wanted]}

@@ -1,0 +1,294 @@
+"""The live page model (games.live, games.consumers.catch_up): what each viewer is sent, what is
+drawn once for all, how large a frame may be, and that every form a push carries can be posted.
+
+A page's socket state is a ``consumers.Page``; ``catch_up`` gives the frames a socket sends and
+brings the page up to date, as the consumer does on an announcement."""
+from __future__ import annotations
+
+import json
+import random
+from html.parser import HTMLParser
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from games import consumers, live, services, state_store
+from games.hextension import engine as hextension
+from games.models import Game, MoveEvent
+from games.sites import get_engine
+from tests.support.factories import toy_game
+
+pytestmark = pytest.mark.django_db
+
+
+def hextension_game(users, tiles_per_round=1, **config) -> Game:
+    game = services.create_game(kind="hextension", config={"players": len(users), "tiles_per_round": tiles_per_round,
+                                                           **config},
+                                created_by=None, players=users, turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def place(game: Game, user, seat: int, cells: list[str] | None = None) -> dict:
+    current = Game.objects.get(pk=game.pk)
+    view = hextension.view(state_store.load(current), seat)
+    free = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
+    placements = dict(zip(view["drawn"], cells or free))
+    services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": placements},
+                         expected_version=current.version)
+    return placements
+
+
+def current_page(game: Game, user) -> consumers.Page:
+    """The socket state of a page that shows the game as it is now (as after a connect)."""
+    page = consumers.Page()
+    assert consumers.catch_up(game.pk, user, page, page_stamp=live.stamp_of(Game.objects.get(pk=game.pk))) == []
+    return page
+
+
+def regions_in(frames: list[str]) -> dict[str, str]:
+    out = {}
+    for frame in frames:
+        message = json.loads(frame)
+        assert message["type"] == "regions", message
+        out.update({region["id"]: region["html"] for region in message["regions"]})
+    return out
+
+
+def test_a_submission_sends_the_others_only_who_has_moved(make_user):
+    ana, bo, cy, dee = (make_user(name) for name in ("ana", "bo", "cy", "dee"))  # dee watches
+    game = hextension_game([ana, bo, cy])
+    pages = {user.username: current_page(game, user) for user in (ana, bo, cy, dee)}
+    (tile, cell), = place(game, ana, 0).items()
+
+    sent = {name: regions_in(consumers.catch_up(game.pk, user, pages[name]))
+            for name, user in (("ana", ana), ("bo", bo), ("cy", cy), ("dee", dee))}
+    for name in ("bo", "cy", "dee"):
+        assert set(sent[name]) == {"hx-round"}, name
+        assert "1 of 3 have moved" in sent[name]["hx-round"] and "ana" in sent[name]["hx-round"]
+        assert f"{cell}: " not in "".join(sent[name].values())  # nobody else sees where she placed
+    assert "hx-play" in sent["ana"] and 'data-state="pending"' in sent["ana"]["hx-play"]
+    # Nothing more happened: nothing more is sent.
+    assert all(consumers.catch_up(game.pk, user, pages[user.username]) == [] for user in (ana, bo, cy, dee))
+
+
+def test_a_round_close_sends_each_their_board_the_standings_and_a_loader_for_the_diagrams(make_user):
+    users = [make_user(f"p{i}") for i in range(3)]
+    game = hextension_game(users)
+    pages = [current_page(game, user) for user in users]
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    for seat, user in enumerate(users):
+        sent = regions_in(consumers.catch_up(game.pk, user, pages[seat]))
+        assert {"hx-play", "hx-round", "hx-head", "hx-standings", "hx-diagrams", "hx-history"} <= set(sent)
+        assert "Round 2 of" in sent["hx-head"]
+        assert "<svg" not in sent["hx-diagrams"] and "data-live-lazy" in sent["hx-diagrams"]  # loaded when seen
+
+
+def test_a_region_every_viewer_sees_alike_is_drawn_once_a_version(make_user, monkeypatch):
+    users = [make_user(f"p{i}") for i in range(4)]
+    watchers = [make_user(f"w{i}") for i in range(3)]
+    game = hextension_game(users)
+    pages = {user.pk: current_page(game, user) for user in users + watchers}
+    place(game, users[0], 0)
+    drawn = []
+    real = live.render_to_string
+    monkeypatch.setattr(live, "render_to_string", lambda name, context: drawn.append(name) or real(name, context))
+    live.forget_drawings()
+    for user in users + watchers:
+        consumers.catch_up(game.pk, user, pages[user.pk], announcement="one")
+    assert drawn.count("hextension/regions/round.html") == 1  # seven sockets, one drawing
+    assert drawn.count("hextension/regions/play.html") == 1  # only the seat that moved
+
+
+def test_no_frame_of_a_hundred_seat_round_close_is_over_64_kib(make_user):
+    users = [make_user(f"p{i:03}") for i in range(100)]
+    game = hextension_game(users, tiles_per_round=3)
+    for _round in range(3):  # boards with tiles: diagrams and standings of substance
+        for seat, user in enumerate(users):
+            place(game, user, seat)
+    pages = {user.pk: current_page(game, user) for user in users[:5]}
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    largest = 0
+    for user in users[:5]:
+        frames = consumers.catch_up(game.pk, user, pages[user.pk])
+        assert frames and all(json.loads(frame)["type"] == "regions" for frame in frames)
+        largest = max(largest, *(len(frame.encode()) for frame in frames))
+    assert largest <= live.MAX_FRAME_BYTES
+    # The whole page over HTTP, diagrams included, is far larger than any frame.
+    client = Client()
+    client.force_login(users[0])
+    game.refresh_from_db()
+    body = client.get(live.body_url(game, live.region_by_id(game, "hx-diagrams"),
+                                    live.LiveView(game, users[0]).key(live.region_by_id(game, "hx-diagrams"))))
+    assert body.status_code == 200 and body.content.count(b"<svg") >= 100
+
+
+def test_a_region_too_large_for_a_frame_is_fetched_over_http():
+    small = live.Drawn("a", "<div id=\"a\"></div>", "1")
+    huge = live.Drawn("b", "<div id=\"b\">" + "x" * live.MAX_FRAME_BYTES + "</div>", "2")
+    frames = [json.loads(frame) for frame in live.frames("3.0", [small, huge, small])]
+    assert [f["type"] for f in frames] == ["regions", "fetch"] and frames[1]["ids"] == ["b"]
+    many = [live.Drawn(f"r{i}", "<div>" + "y" * 20000 + "</div>", str(i)) for i in range(7)]
+    sizes = [len(frame.encode()) for frame in live.frames("3.0", many)]
+    assert len(sizes) > 1 and max(sizes) <= live.MAX_FRAME_BYTES
+
+
+def test_an_older_shared_read_never_takes_a_page_back(make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    page = current_page(game, bo)
+    services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 2}, expected_version=0)
+    consumers.catch_up(game.pk, bo, consumers.Page(), announcement="slow")  # the announcement's read, at 1
+    services.submit_move(game_id=game.pk, user=bo, move={"type": "add", "n": 1}, expected_version=1)
+    assert consumers.catch_up(game.pk, bo, page)  # the page caught up by itself: version 2
+    assert page.version == 2
+    assert consumers.catch_up(game.pk, bo, page, announcement="slow") == []
+
+
+def test_the_diagrams_are_cacheable_by_their_address_and_etag(client, make_user):
+    users = [make_user(f"p{i}") for i in range(2)]
+    game = hextension_game(users)
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    client.force_login(users[0])
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    address = page.split('data-live-lazy="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    first = client.get(address)
+    assert first.status_code == 200 and b"<svg" in first.content and "max-age" in first["Cache-Control"]
+    again = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    missing = client.get(reverse("game_region_body", args=[game.pk, "nothing-here"]))
+    assert missing.status_code == 404
+
+
+def test_a_move_answered_over_http_carries_the_regions_at_the_new_stamp(client, make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    client.force_login(ana)
+    response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "move": '{"type": "add", "n": 2}'},
+                           HTTP_HX_REQUEST="true")
+    answer = response.json()
+    assert response.status_code == 200 and answer["type"] == "regions" and answer["stamp"].startswith("1.")
+    assert {"game-status", "game-main"} <= {region["id"] for region in answer["regions"]}
+    refused = client.post(reverse("game_move", args=[game.pk]), {"version": 1, "move": '{"type": "add", "n": 2}'},
+                          HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400 and refused.json() == {"type": "error", "message": refused.json()["message"]}
+    assert "turn" in refused.json()["message"]
+
+
+# --- every form a push can carry posts without a CSRF failure --------------------------------
+
+class Forms(HTMLParser):
+    """The POST forms of some HTML, each with the fields a browser would send."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[dict] = []
+        self._form = None
+        self._select = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and (a.get("method") or "").lower() == "post":
+            self._form = {"action": a.get("action"), "htmx": "hx-post" in a, "data": {}}
+            self.forms.append(self._form)
+        elif self._form is None:
+            return
+        elif tag == "input" and a.get("name") and a.get("type") not in ("checkbox", "radio", "submit"):
+            self._form["data"].setdefault(a["name"], a.get("value") or ("1" if a.get("type") == "number" else ""))
+        elif tag == "input" and a.get("name") and "checked" in a:
+            self._form["data"][a["name"]] = a.get("value", "on")
+        elif tag == "select" and a.get("name"):
+            self._select = a["name"]
+        elif tag == "option" and self._select and self._select not in self._form["data"]:
+            self._form["data"][self._select] = a.get("value", "")
+        elif tag == "textarea" and a.get("name"):
+            self._form["data"][a["name"]] = "hello"
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+
+
+class Rollback(Exception):
+    pass
+
+
+def post_every_pushed_form(game: Game, user) -> int:
+    """Post every form of every region a socket would push to ``user`` now, each undone after,
+    as a browser with the page's CSRF header (htmx) or the form's own fields would. No 403."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    browser.get(reverse("game_detail", args=[game.pk]))  # the page: it sets the CSRF cookie
+    token = browser.cookies["csrftoken"].value
+    html = "".join(regions_in(consumers.catch_up(game.pk, user, consumers.Page())).values())
+    parser = Forms()
+    parser.feed(html)
+    for form in parser.forms:
+        headers = {"HTTP_X_CSRFTOKEN": token, "HTTP_HX_REQUEST": "true"} if form["htmx"] else {}
+        try:
+            with transaction.atomic():
+                response = browser.post(form["action"], form["data"], **headers)
+                raise Rollback
+        except Rollback:
+            pass
+        state_store.forget_local()
+        assert response.status_code != 403, (form, response.content[:300])
+    return len(parser.forms)
+
+
+def test_every_form_of_every_pushed_region_posts_without_a_csrf_failure(make_user, settings):
+    settings.GAME_MOVE_RATE_LIMIT = (10000, 10)
+    ana, bo = make_user("ana"), make_user("bo")
+    posted = 0
+    # A room waiting for its start: the host's and the guest's tools.
+    room = services.create_game(kind="hexland", config={"players": 3, "layout": "fixed"}, created_by=ana,
+                                players=[ana, bo], join=False, turn_seconds=120)
+    posted += post_every_pushed_form(room, ana) + post_every_pushed_form(room, bo)
+
+    # Hexland through its phases: every seat's forms at every few positions.
+    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed", "timers": "normal"},
+                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    engine, rng, users, phases = get_engine("hexland"), random.Random(3), {0: ana, 1: bo}, set()
+    for step in range(140):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.awaiting[0]
+        view = engine.view(state_store.load(game), seat)
+        if view["phase"] not in phases or step % 15 == 0:
+            phases.add(view["phase"])
+            posted += post_every_pushed_form(game, ana) + post_every_pushed_form(game, bo)
+        moves = view["legal_moves"]
+        building = [m for m in moves if m["type"].startswith(("build", "place", "buy"))]
+        offers = [m for m in moves if m["type"] == "offer"]
+        move = rng.choice(offers if offers and rng.random() < .1 else building or moves)
+        services.submit_move(game_id=game.pk, user=users[seat], move=move, expected_version=game.version)
+    assert {"setup_settlement", "roll", "main"} <= phases
+
+    # Hextension: a round open, a submission made, the end (the rematch).
+    duel = hextension_game([ana, bo], tiles_per_round=3)
+    posted += post_every_pushed_form(duel, ana)
+    while Game.objects.get(pk=duel.pk).status == Game.Status.ACTIVE:
+        place(duel, ana, 0)
+        posted += post_every_pushed_form(duel, ana) if MoveEvent.objects.filter(game=duel).count() == 1 else 0
+        place(duel, bo, 1)
+    posted += post_every_pushed_form(duel, ana)
+
+    # Hextremadura, a casual solo game with undo.
+    from games.hextremadura.services import start_casual_game
+
+    solo = start_casual_game(user=ana)
+    posted += post_every_pushed_form(solo, ana)
+    solo.refresh_from_db()
+    move = get_engine("hextremadura").legal_moves(state_store.load(solo), 0)[0]
+    services.submit_move(game_id=solo.pk, user=ana, move=move, expected_version=solo.version)
+    posted += post_every_pushed_form(solo, ana)
+    assert posted > 40

@@ -19,10 +19,14 @@ class NotYourSeat(GameError):
 
 
 class StaleVersion(GameError):
-    status = 409
+    """A move chosen at an older version whose meaning has changed since (or of a game whose
+    engine cannot tell). Pages are live: the player looks again, nothing to reload."""
 
-    def __init__(self, message: str = "The game has moved on: reload to see the latest position."):
-        super().__init__(message)
+    status = 409
+    default_message = "The game has moved on since you chose that move: look at the board and choose again."
+
+    def __init__(self, message: str | None = None):
+        super().__init__(message or self.default_message)
 
 
 class GameNotActive(GameError):

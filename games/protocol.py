@@ -50,10 +50,21 @@ Optional hooks, with the defaults ``Engine`` below supplies when an engine leave
                                                 stored empty, for an engine whose timeout rule
                                                 has changed since (a stronger bot): old games
                                                 replay unchanged; default: timeout_move
+    move_context(state, seat, move) -> JSON     what the move means at this position (the turn,
+                                                the phase, the offer it answers): a move chosen
+                                                at an older version is still played when its
+                                                context there equals its context now, and then
+                                                only if it is legal; default: none, so a move
+                                                from an older version is refused as stale
+    stale_message(old, new, seat, move) -> str | None
+                                                the sentence a player reads when their move's
+                                                context changed ("That offer has changed…");
+                                                default: None (the platform's generic sentence)
 """
 from __future__ import annotations
 
 import importlib
+import json
 from types import ModuleType
 from typing import Any
 
@@ -75,6 +86,12 @@ def jsonable_key(key: Any) -> Any:
     if isinstance(key, (list, tuple)):
         return [jsonable_key(k) for k in key]
     return key
+
+
+def _plain_json(value: Any) -> str:
+    """A move context as canonical JSON text, so contexts compare the same however they were
+    built (a tuple or a list, keys in any order); a context that is not JSON raises."""
+    return json.dumps(value, sort_keys=True, allow_nan=False, separators=(",", ":"))
 
 
 class Engine:
@@ -125,6 +142,31 @@ class Engine:
             return hook(state, seat, resolution)
         legacy = getattr(self.module, "legacy_timeout_move", None)
         return legacy(state, seat) if legacy else self.timeout_move(state, seat)
+
+    @property
+    def has_move_context(self) -> bool:
+        """Does the engine say what a move means (``move_context``)? Else no stale move is played."""
+        return hasattr(self.module, "move_context")
+
+    def still_meant(self, old_state, new_state, seat: int, move: dict) -> bool:
+        """Does ``move``, chosen by ``seat`` at ``old_state`` (the position its page showed),
+        mean at ``new_state`` what it meant there? Only an engine that says what a move means
+        (``move_context``) lets a move from an older position through; without it: False, so a
+        move chosen at another version is refused as stale. (Legality is checked after this.)"""
+        hook = getattr(self.module, "move_context", None)
+        if hook is None:
+            return False
+        return _plain_json(hook(old_state, seat, move)) == _plain_json(hook(new_state, seat, move))
+
+    def move_context(self, state, seat: int, move: dict) -> Any:
+        """The engine's ``move_context`` as plain JSON (tuples as lists); None without the hook."""
+        hook = getattr(self.module, "move_context", None)
+        return json.loads(_plain_json(hook(state, seat, move))) if hook else None
+
+    def stale_message(self, old_state, new_state, seat: int, move: dict) -> str | None:
+        """The engine's own words for a move whose meaning changed, or None (the platform's)."""
+        hook = getattr(self.module, "stale_message", None)
+        return hook(old_state, new_state, seat, move) if hook else None
 
     # --- the bots beside the engine -------------------------------------------------------------
 

@@ -61,9 +61,9 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         _check_active(game)
         if Seat.objects.filter(game=game, index=seat_index, resigned_at__isnull=False).exists():
             raise NotYourSeat("You have resigned from this game; the AI plays your seat.")
-        if not _is_current(game, engine, expected_version):
-            raise StaleVersion()
         state = state_store.load(game)
+        if not _is_current(game, engine, expected_version):
+            _refuse_unless_still_meant(game, engine, state, seat_index, move, expected_version)
         if seat_index not in engine.actors(state):
             raise BadMove("It is not your turn.")
         state = append_events(game, engine, state, [(seat_index, MoveEvent.Kind.MOVE, move)], user=user)
@@ -111,10 +111,32 @@ def _already_played(game: Game, seat: int, move: dict, expected_version: Any) ->
     """Is this the same move, by the same seat, already stored after the version the client
     saw? Then the client is sending it again without having seen it land: one event only.
     (A deliberate repeat, such as buying a second card, comes from a page that shows the first.)"""
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version >= game.version:
+    if not _is_version(expected_version) or expected_version >= game.version:
         return False
     return MoveEvent.objects.filter(game=game, seat=seat, kind=MoveEvent.Kind.MOVE, seq__gt=expected_version,
                                     payload=move).exists()
+
+
+def _refuse_unless_still_meant(game: Game, engine: Engine, state: Any, seat: int, move: dict,
+                               expected_version: Any) -> None:
+    """A move chosen at an older version than the game's (other seats' events came in before
+    the page showed them) is played only if it still means what it meant there: the engine
+    compares its ``move_context`` at both positions (the turn, the phase, the offer it
+    answers). An engine that does not say what its moves mean refuses them all as stale.
+    Whether the move is legal now is checked after this, as for any move."""
+    if not _is_version(expected_version) or not 0 <= expected_version < game.version \
+            or not engine.has_move_context:
+        raise StaleVersion()
+    old = state_store.cached(game, expected_version)
+    if old is None:
+        old = state_store.replay(game, upto=expected_version)
+        state_store.remember(game, expected_version, old)  # a committed version: the row is locked
+    if not engine.still_meant(old, state, seat, move):
+        raise StaleVersion(engine.stale_message(old, state, seat, move))  # None: the platform's sentence
+
+
+def _is_version(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _ai_may_move(game: Game, engine: Engine, expected_version: int, seat: int) -> bool:
@@ -251,7 +273,7 @@ def _is_current(game: Game, engine: Engine, expected_version: Any) -> bool:
     """Was the client's view made at the current version? In engines where every seat acts at
     once (``SIMULTANEOUS_TURNS``), a view from earlier in the same round is current enough:
     other seats' submissions change nothing a seat decides on."""
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+    if not _is_version(expected_version):
         return False
     if expected_version == game.version:
         return True

@@ -5,7 +5,8 @@ At every position: each seat's view and a spectator's are strict JSON; the turn 
 keys are JSON; ``seconds_for`` is None or a positive whole number; a game not over awaits
 someone, and each awaited seat may time out, the same way through ``timeout_move`` as through
 a stored resolution (``resolve_timeout`` + ``apply_timeout``) that went through JSON; moves
-from ``legal_moves`` apply after a trip through JSON; nonsense is refused with IllegalMove;
+from ``legal_moves`` apply after a trip through JSON, and what they mean (``move_context``)
+is JSON; nonsense is refused with IllegalMove;
 nothing mutates the state it was given. At some positions every AI level is asked for a move
 from a view, and it must be legal. At the end: ``result`` has a score and a rank per seat.
 """
@@ -130,6 +131,10 @@ def check_moves(engine: Engine, state, seat: int, rng: random.Random) -> None:
     for move in rng.sample(legal, min(3, len(legal))):
         assert isinstance(move, dict) and isinstance(move.get("type"), str)
         engine.apply(state, seat, json.loads(json.dumps(move)))
+        # What a move means (for a move chosen at an older version) is JSON, and at the same
+        # position the same: an engine with ``move_context`` plays such a move, others do not.
+        strict_json(engine.move_context(state, seat, move))
+        assert engine.still_meant(state, state, seat, move) == engine.has_move_context
     with pytest.raises(IllegalMove):
         engine.apply(state, seat, {"type": "no-such-move"})
 

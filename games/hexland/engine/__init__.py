@@ -12,11 +12,12 @@ Moves are JSON objects with a ``type``; an illegal one raises ``IllegalMove``.
 from __future__ import annotations
 
 from games.protocol import IllegalMove
+from games.hexland.engine.board import RES_INDEX
 from games.hexland.engine.rules import (
     MOVE_TYPES, actors, apply, legal_moves, timeout_move, timer_kind, victory_points,
 )
 from games.hexland.engine.schema import MOVE_SCHEMA
-from games.hexland.engine.state import OVER, State, new_state
+from games.hexland.engine.state import MAIN, OVER, PHASES, TRADE, State, new_state
 from games.hexland.engine.view import view
 
 KIND = "hexland"
@@ -47,6 +48,49 @@ def seconds_for(state: State, config: dict | None, default: int | None) -> int |
     return state.g.timers[_TIMER_INDEX[kind]]
 
 
+# Moves that answer or close the open trade offer: what they mean is that offer.
+OFFER_MOVES = frozenset({"accept", "decline", "confirm", "cancel"})
+
+
+def move_context(state: State, seat: int, move: dict) -> list:
+    """What ``move`` means at this position (the platform plays a move chosen at an older
+    version only when this is the same now; docs/hexland.md, "Moves from an older page").
+
+    The turn and the phase; an open offer counts as the mover's main phase, since answers
+    coming in change nothing of a build, a purchase or the end of the turn (the rules still
+    refuse a build while the offer is open). A move that answers, confirms or cancels an offer
+    means that offer (who made it, what for what), so an answer to an offer since replaced is
+    refused. A discard means what the seat owes; a bank trade, the rate it pays."""
+    kind = move.get("type")
+    phase = PHASES[MAIN] if state.phase == TRADE else PHASES[state.phase]
+    context: list = [turn_key(state), phase]
+    if kind in OFFER_MOVES:
+        offer = state.offer
+        context.append(None if offer is None else [state.cur, list(offer[0]), list(offer[1])])
+    elif kind == "discard":
+        context.append(state.need[seat] if _is_seat(state, seat) else None)
+    elif kind == "bank_trade":
+        give = RES_INDEX.get(move.get("give")) if isinstance(move.get("give"), str) else None
+        context.append(state.rate[seat * 5 + give] if give is not None and _is_seat(state, seat) else None)
+    return context
+
+
+def stale_message(old: State, new: State, seat: int, move: dict) -> str | None:
+    """A player's words for a move whose context changed (``move_context``)."""
+    kind = move.get("type")
+    if kind not in OFFER_MOVES or old.offer is None:
+        return None  # the platform's: the game has moved on, choose again
+    if new.offer is None or new.cur != old.cur:
+        return "That offer is no longer open."
+    if kind in ("accept", "decline"):
+        return "That offer has changed: look at the new one before you answer."
+    return "That offer has changed: look at it again before you choose."
+
+
+def _is_seat(state: State, seat) -> bool:
+    return type(seat) is int and 0 <= seat < state.g.n
+
+
 def seat_count(config: dict | None) -> int:
     return (config or {}).get("players", 4)
 
@@ -73,5 +117,5 @@ def result(state: State) -> dict | None:
 
 
 __all__ = ["KIND", "TITLE", "turn_key", "clock_key", "seconds_for", "IllegalMove", "MOVE_TYPES", "State", "seat_count", "new_state",
-           "actors", "legal_moves", "apply", "timeout_move", "timer_kind", "view", "is_over",
+           "move_context", "stale_message", "actors", "legal_moves", "apply", "timeout_move", "timer_kind", "view", "is_over",
            "result", "victory_points"]

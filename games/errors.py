@@ -2,6 +2,16 @@
 from games.protocol import IllegalMove
 
 
+def as_sentence(text: str) -> str:
+    """An engine's refusal as a sentence a player reads: a capital first, a full stop last
+    ("you do not hold 2 wood" -> "You do not hold 2 wood."). Sentences stay as they are."""
+    text = text.strip()
+    if not text:
+        return "That move is not allowed now."
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?…" else text + "."
+
+
 class GameError(Exception):
     status = 400
 
@@ -50,4 +60,4 @@ class RateLimited(GameError):
 
 
 __all__ = ["GameError", "GameNotFound", "NotYourSeat", "StaleVersion", "GameNotActive", "BadMove", "RateLimited",
-           "IllegalMove"]
+           "IllegalMove", "as_sentence"]

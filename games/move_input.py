@@ -7,7 +7,8 @@ site's ``parse_form``). Either way ``validate_move`` checks it before the engine
    within ±2**53, finite numbers, booleans and null; no NUL character (PostgreSQL cannot
    store one); at most ``MAX_MOVE_DEPTH`` levels and ``MAX_MOVE_CHARS`` characters.
 2. The engine's ``MOVE_SCHEMA`` (JSON Schema, draft 2020-12), when it declares one: the move
-   types, their fields and nothing else, whole numbers in range, names from known sets.
+   types, their fields and nothing else, whole numbers in range, names from known sets. A
+   subschema's ``errorMessage`` (a sentence) is what a player reads when it refuses a value.
    An engine without a schema (``None``) gets step 1 only, and its moves are stored as sent.
 
 A refusal is ``BadMove`` (400) with a sentence naming the field ("q must be a whole number
@@ -169,10 +170,17 @@ def _validator(schema: dict):
 
 
 def explain(error: ValidationError) -> str:
-    """A sentence naming the field, from a schema error. Never echoes a long value back."""
+    """A sentence naming the field, from a schema error. Never echoes a long value back.
+
+    A schema may give its own sentence for a refusal of its keywords (``errorMessage``, as
+    ajv-errors reads it): a game words the fields of its forms as a player reads them ("Choose
+    at least one card to give."). It is the schema's own: a refusal inside it (a key of a
+    mapping, an item of a list) uses that part's sentence, or the generic one."""
     field = _field_name(error.absolute_path)
     schema, value = error.schema, error.instance
     keyword = error.validator
+    if isinstance(schema.get("errorMessage"), str):
+        return schema["errorMessage"]
     if "propertyNames" in error.schema_path:  # a key of a mapping (the value is the key)
         return f"{_short(value)} in {field} must be {describe(schema)}."
     if keyword == "required":

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import jobs, move_input, realtime, state_store
-from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion
+from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion, as_sentence
 from games.models import Game, MoveEvent, Seat
 from games.protocol import Engine, IllegalMove
 from games.services.clocks import is_correspondence, is_short, refresh_turn
@@ -232,7 +232,7 @@ def append_events(
             else:
                 state = state_store.apply_event(engine, state, seat, kind, payload)
         except IllegalMove as exc:
-            raise BadMove(str(exc)) from exc
+            raise BadMove(as_sentence(str(exc))) from exc
         rows.append(MoveEvent(game=game, seq=game.version + len(rows) + 1, seat=seat, kind=kind,
                               payload=payload or {}, created_by=user))
     state_store.check_storable(game, engine, state, {row.seat for row in rows})

@@ -92,3 +92,46 @@ def test_a_move_out_of_turn_or_malformed_is_refused_and_writes_nothing(client, m
     assert client.post(reverse("game_move", args=[game.pk]), {"version": 5, "type": "roll"}).status_code == 409
     assert not MoveEvent.objects.filter(game=game).exists()
     assert set(RESOURCES) == {"wood", "brick", "sheep", "wheat", "ore"}
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"type": "offer", "get_ore": 1}, "Choose at least one card to give."),
+    ({"type": "offer", "give_wood": 1}, "Choose at least one card to ask for."),
+    ({"type": "offer", "give_wood": -1, "get_ore": 1}, "Card counts must be whole numbers from 0 to 19."),
+    ({"type": "discard"}, "Choose the cards to discard."),
+    ({"type": "bank_trade", "pair": ""}, "Choose the resource to give the bank."),
+    ({"type": "bank_trade", "pair": "wood:"}, "Choose the resource to take from the bank."),
+    ({"type": "play_dev", "card": "monopoly", "resource": ""}, "Choose the resource to take from the other players."),
+    ({"type": "play_dev", "card": "year_of_plenty", "resource_1": "wood"}, "Choose two resources to take from the bank."),
+])
+def test_a_form_sent_incomplete_is_refused_in_a_players_words(fields, message):
+    from django.http import QueryDict
+
+    from games import move_input
+    from games.errors import BadMove
+    from games.sites import get_site
+
+    data = QueryDict(mutable=True)
+    data.update({key: str(value) for key, value in fields.items()})
+    with pytest.raises(BadMove) as refused:
+        move_input.read_move(get_site("hexland"), data)
+    assert refused.value.message == message
+
+
+def test_an_offer_of_no_cards_is_refused_in_a_players_words(client, make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"},
+                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    game.refresh_from_db()
+    client.force_login({0: ana, 1: bo}[game.awaiting[0]])
+    empty = {f"{side}_{name}": 0 for side in ("give", "get") for name in RESOURCES}
+    response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "offer", **empty},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "Choose at least one card to give." in response.content.decode()
+    assert "entries" not in response.content.decode()
+    # An engine's refusal reads as a sentence too (a capital, a full stop).
+    response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "roll"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and "Place your starting settlement first." in response.content.decode()
+    assert not MoveEvent.objects.filter(game=game).exists()

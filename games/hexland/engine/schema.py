@@ -18,15 +18,28 @@ def _id(count: int) -> dict:
 
 _NODE, _EDGE, _HEX, _SEAT = _id(NUM_NODES), _id(NUM_EDGES), _id(NUM_HEXES), _id(MAX_PLAYERS)
 _RESOURCE = {"enum": list(RESOURCES)}
-# {"wood": 2, "ore": 1}: nobody holds more of one resource than the bank starts with.
-_BUNDLE = {
-    "type": "object",
-    "minProperties": 1,
-    "maxProperties": len(RESOURCES),
-    "propertyNames": _RESOURCE,
-    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": BANK_START},
-}
+
+
+def _said(schema: dict, message: str) -> dict:
+    """``schema`` with the sentence a player reads when a value of it is refused (the
+    platform's ``errorMessage``: the forms' fields, so a refusal speaks of the form)."""
+    return {**schema, "errorMessage": message}
+
+
+def _bundle(message: str) -> dict:
+    """{"wood": 2, "ore": 1}: nobody holds more of one resource than the bank starts with."""
+    return _said({
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": len(RESOURCES),
+        "propertyNames": _RESOURCE,
+        "additionalProperties": _said({"type": "integer", "minimum": 0, "maximum": BANK_START},
+                                      f"Card counts must be whole numbers from 0 to {BANK_START}."),
+    }, message)
+
+
 _PLAYABLE = [name for i, name in enumerate(DEV_CARDS) if i != VICTORY_POINT]
+_TWO_RESOURCES = "Choose two resources to take from the bank."
 
 # The fields of each move type (rules._FIELDS), and which of them it must carry.
 FIELDS: dict[str, dict[str, dict]] = {
@@ -34,20 +47,24 @@ FIELDS: dict[str, dict[str, dict]] = {
     "place_road": {"edge": _EDGE},
     "move_pair": {"node": _NODE, "edge": _EDGE},
     "roll": {},
-    "discard": {"cards": _BUNDLE},
+    "discard": {"cards": _bundle("Choose the cards to discard.")},
     "move_robber": {"hex": _HEX, "victim": {**_SEAT, "type": ["integer", "null"]}},
     "build_road": {"edge": _EDGE},
     "build_settlement": {"node": _NODE},
     "build_city": {"node": _NODE},
     "buy_dev": {},
     "play_dev": {
-        "card": {"enum": _PLAYABLE},
-        "resources": {"type": "array", "minItems": 2, "maxItems": 2, "items": _RESOURCE},
-        "resource": _RESOURCE,
+        "card": _said({"enum": _PLAYABLE}, "Choose a development card to play."),
+        "resources": _said({"type": "array", "minItems": 2, "maxItems": 2,
+                            "items": _said(_RESOURCE, _TWO_RESOURCES)}, _TWO_RESOURCES),
+        "resource": _said(_RESOURCE, "Choose the resource to take from the other players."),
     },
-    "bank_trade": {"give": _RESOURCE, "get": _RESOURCE,
-                   "count": {"type": "integer", "minimum": 1, "maximum": BANK_START}},
-    "offer": {"give": _BUNDLE, "get": _BUNDLE},
+    "bank_trade": {"give": _said(_RESOURCE, "Choose the resource to give the bank."),
+                   "get": _said(_RESOURCE, "Choose the resource to take from the bank."),
+                   "count": _said({"type": "integer", "minimum": 1, "maximum": BANK_START},
+                                  f"Trade from 1 to {BANK_START} cards with the bank at a time.")},
+    "offer": {"give": _bundle("Choose at least one card to give."),
+              "get": _bundle("Choose at least one card to ask for.")},
     "accept": {},
     "decline": {},
     "confirm": {"seat": _SEAT},

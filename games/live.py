@@ -49,7 +49,7 @@ def _status_depends(live: "LiveView") -> tuple:
     rematch = None
     if live.game.status == Game.Status.FINISHED and live.seat is not None:
         rematch = tuple(Game.objects.filter(rematch_of=live.game).values_list("pk", "status"))
-    return (live.your_move, live.game.version > 0, seats, rematch)
+    return (live.your_move, live.game.turn_started_version > 0, seats, rematch)
 
 
 # The platform's regions, on every game page.

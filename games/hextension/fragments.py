@@ -55,7 +55,7 @@ def diagram_cards(players: Iterable[Mapping], over: bool) -> SafeString:
     """Every seat's diagram card (``hextension/_diagram_card.html``), in the rows' order."""
     parts = []
     for row in players:
-        key = (bool(over), row["name"], bool(row["is_you"]), _seat_key(row["view"]))
+        key = (bool(over), row["seat"], row["name"], bool(row["is_you"]), _seat_key(row["view"]))
         parts.append(_cards.get(key, lambda row=row: _draw("hextension/_diagram_card.html", row, over)))
     return mark_safe("".join(parts))
 
@@ -74,7 +74,7 @@ def result_rows(players: Iterable[Mapping]) -> SafeString:
     """The finished game's results table body rows, with the hindsight figures."""
     parts = []
     for row in players:
-        key = ("results", row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
+        key = ("results", row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
                row["ai_score"], row["best_score"])
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_result_row.html", row)))
     return mark_safe("".join(parts))

@@ -241,6 +241,8 @@
     });
   }
 
+  document.addEventListener("htmx:load", function () { if (root) markViewer(); });  // e.g. loaded diagrams
+
   function afterChange() {
     markViewer();
     tick();

@@ -530,7 +530,7 @@ def test_game_page_draws_the_board_with_targets_for_the_seat_to_move_only(client
     assert html.count('class="hl-target hl-target-node"') == len(H.legal_moves(state, state.cur))
     client.force_login(make_user("cy"))   # a public game: anyone may watch
     spectator = client.get(reverse("game_detail", args=[game.pk])).content.decode()
-    assert 'class="hl-board"' in spectator and "data-move" not in spectator and "hl-private" not in spectator
+    assert 'class="hl-board"' in spectator and "data-move=" not in spectator and 'class="card hl-you hl-private"' not in spectator
 
     client.force_login(mover)
     move = H.legal_moves(state, state.cur)[0]

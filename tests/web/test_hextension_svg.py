@@ -268,7 +268,7 @@ def render_page(state, seat, status="active", analysis=None):
 def test_page_offers_a_placement_form_preselected_from_the_submission(game):
     html, view = render_page(game, 0)
     url = reverse("game_move", args=[7])
-    assert f'action="{url}"' in html and f'hx-post="{url}"' in html and 'hx-target="#game-board"' in html
+    assert f'action="{url}"' in html and f'hx-post="{url}"' in html and 'hx-swap="none"' in html
     assert 'name="version" value="12"' in html
     for tile, cell in view["pending"].items():
         assert f'name="cell_{tile}"' in html and f'<option value="{cell}" selected>' in html

@@ -38,8 +38,9 @@ def test_players_see_who_is_connected_and_chat_messages_live(make_user):
 
         spectator = communicator_for(game, watcher, stamp=live.stamp_of(game), socket_class=HtmlSocket)
         assert (await spectator.connect())[0]
-        for socket in (ana_socket, bo_socket, spectator):
-            await socket.receive_from(timeout=5)  # the spectator's arrival (the seats did not change)
+        assert 'id="game-presence"' in await spectator.receive_from(timeout=5)  # the list, once
+        for socket in (ana_socket, bo_socket):  # a spectator is in no seat: the list is unchanged
+            assert await socket.receive_nothing(timeout=0.5)
         await sync_to_async(chat.post_message)(game_id=game.pk, user=bo, text="<b>hello</b>")
         to_ana, to_watcher = await ana_socket.receive_from(timeout=5), await spectator.receive_from(timeout=5)
         for html in (to_ana, to_watcher):

@@ -8,8 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services, state_store
-from games.consumers import PushState, push_for
+import copy
+import json
+
+from games import live, services, state_store
+from games.consumers import Page, catch_up
 from games.hextension import engine as hextension
 from games.leagues import services as leagues
 from games.leagues.models import League, LeagueEntry
@@ -47,7 +50,8 @@ def test_the_game_page_and_a_rounds_push_do_not_grow_with_the_seats(client, make
         users = everyone[:size]
         game = running_game(users)
         play_round(game, users[:-1])
-        before = PushState.of(Game.objects.get(pk=game.pk))
+        before = Page()
+        catch_up(game.pk, users[1], before, page_stamp=live.stamp_of(Game.objects.get(pk=game.pk)))
         current = Game.objects.get(pk=game.pk)
         view = hextension.view(state_store.load(current), size - 1)
         services.submit_move(game_id=game.pk, user=users[-1],
@@ -55,7 +59,7 @@ def test_the_game_page_and_a_rounds_push_do_not_grow_with_the_seats(client, make
                              expected_version=current.version)  # the round closes
         client.force_login(users[0])
         page = queries(lambda: client.get(f"/games/{game.pk}/"))
-        push = queries(lambda: push_for(game.pk, users[1], before))
+        push = queries(lambda: catch_up(game.pk, users[1], before))
         counts[size] = (page, push)
     assert counts[3] == counts[12], counts
 
@@ -87,37 +91,38 @@ def test_league_standings_do_not_grow_with_the_players(client, make_user):
     assert counts[0] == counts[1], counts
 
 
+def current(game: Game, user) -> Page:
+    page = Page()
+    catch_up(game.pk, user, page, page_stamp=live.stamp_of(Game.objects.get(pk=game.pk)))
+    return page
+
+
+def ids(frames: list[str]) -> list[str]:
+    return [region["id"] for frame in frames for region in json.loads(frame)["regions"]]
+
+
 def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
     users = [make_user() for _ in range(6)]
     game = running_game(users)
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    pages = {user.pk: current(game, user) for user in users}
     play_round(game, users[:1])  # seat 0 moves: the others' sockets get who has moved
-    alone = {user.pk: push_for(game.pk, user, sent) for user in users}  # each reading the game itself
-    first = queries(lambda: push_for(game.pk, users[1], sent, announcement="one"))
-    rest = queries(lambda: [push_for(game.pk, user, sent, announcement="one") for user in users[2:]])
+    alone = {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk])) for user in users}  # each reading itself
+    first = queries(lambda: catch_up(game.pk, users[1], copy.deepcopy(pages[users[1].pk]), announcement="one"))
+    rest = queries(lambda: [catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="one")
+                            for user in users[2:]])
     assert first > 0 and rest == 0
-    # Shared or not, each socket is sent the same thing: the fragment, or seat 0 its own board.
-    shared = {user.pk: push_for(game.pk, user, sent, announcement="two") for user in users}
+    # Shared or not, each socket is sent the same thing: who has moved, and seat 0 its own board.
+    shared = {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="two") for user in users}
     assert shared == alone
-    assert alone[users[0].pk][0].lstrip().startswith('<div id="game-board"')
-    assert all(alone[user.pk][0].lstrip().startswith('<div id="hx-progress"') for user in users[1:])
-    # The round closes: every socket gets its whole board, still from the one read.
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    assert "hx-play" in ids(alone[users[0].pk])
+    assert all(ids(alone[user.pk]) == ["hx-round"] for user in users[1:])
+    # The round closes: every socket gets its own board and the round's regions, from the one read.
+    pages = {user.pk: current(game, user) for user in users}
     play_round(game, users[1:])
-    first = queries(lambda: push_for(game.pk, users[0], sent, announcement="three"))
-    rest = queries(lambda: [push_for(game.pk, user, sent, announcement="three") for user in users[1:]])
+    first = queries(lambda: catch_up(game.pk, users[0], copy.deepcopy(pages[users[0].pk]), announcement="three"))
+    rest = queries(lambda: [catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="three")
+                            for user in users[1:]])
     assert first > 0 and rest == 0
-    boards = {user.pk: push_for(game.pk, user, sent, announcement="four")[0] for user in users}
-    assert boards == {user.pk: push_for(game.pk, user, sent)[0] for user in users}
-    assert all(html.lstrip().startswith('<div id="game-board"') for html in boards.values())
-
-
-def test_a_shared_read_older_than_a_page_never_takes_it_back(make_user):
-    users = [make_user() for _ in range(3)]
-    game = running_game(users)
-    sent = PushState.of(Game.objects.get(pk=game.pk))
-    play_round(game, users[:1])
-    push_for(game.pk, users[1], sent, announcement="slow")  # the announcement's read, at version 1
-    play_round(game, users[1:2])
-    fresh = PushState.of(Game.objects.get(pk=game.pk))  # the page caught up by itself: version 2
-    assert push_for(game.pk, users[2], fresh, announcement="slow") == (None, fresh)
+    boards = {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="four") for user in users}
+    assert boards == {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk])) for user in users}
+    assert all({"hx-play", "hx-standings", "hx-head"} <= set(ids(frames)) for frames in boards.values())

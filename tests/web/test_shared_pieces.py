@@ -8,7 +8,9 @@ import re
 import pytest
 
 from games import services, state_store
-from games.consumers import board_push
+from django.template.loader import render_to_string
+
+from games import live
 from games.hextension import engine as hextension
 from games.hextension import fragments
 from games.hextension.svg import describe_tile
@@ -34,9 +36,14 @@ def submit(game: Game, user, seat: int, cells: list[str]) -> dict:
 
 
 def board_of(game: Game, user, *, cold: bool = False) -> str:
+    """Every region of ``user``'s live page, and the diagrams it loads when they are seen."""
     if cold:
         fragments.forget()
-    html, _ = board_push(game.pk, user)
+        live.forget_drawings()
+    view = live.LiveView(Game.objects.get(pk=game.pk), user)
+    html = "".join(live.page_regions(view, "token", chat=False).values())
+    diagrams = live.region_by_id(view.game, "hx-diagrams")
+    html += render_to_string(diagrams.body_template, view.context(diagrams))
     # The CSRF token differs per render; nothing else may.
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
 
@@ -68,19 +75,19 @@ def test_pieces_reused_across_viewers_give_each_the_board_a_fresh_draw_gives(mak
             assert "pending" not in html and "planned this round" not in html
 
 
-def test_you_is_marked_for_the_viewer_alone(make_user):
+def test_what_every_viewer_shares_marks_nobody_and_the_page_names_its_viewers_seat(make_user, client):
+    """Standings and diagrams are drawn once for every viewer: they say "you" to nobody, and
+    carry each seat's number, which the page marks for its own viewer (static/js/live.js)."""
     ana, bo, cy = (make_user(name) for name in ("ana", "bo", "cy"))
     game = game_of([ana, bo, cy])
     for seat, (user, cell) in enumerate(((ana, "A1"), (bo, "B2"), (cy, "C3"))):
         submit(game, user, seat, [cell])
     game.refresh_from_db()
     fragments.forget()
-    for user in (ana, bo, cy, make_user("dee")):
-        page = board_of(game, user)
-        marked = re.findall(r"<strong>(\w+)</strong> \(you\)|<th scope=\"row\">(\w+) \(you\)</th>", page)
-        names = {a or b for a, b in marked}
-        if user.username == "dee":
-            assert names == set() and "hx-you" not in page
-        else:
-            # One diagram card and one standings row, both the viewer's own.
-            assert names == {user.username} and len(marked) == 2 and page.count("hx-you") == 2, user.username
+    pages = {user.username: board_of(game, user) for user in (ana, bo, cy, make_user("dee"))}
+    for name, page in pages.items():
+        assert "(you)" not in page and "hx-you" not in page, name
+        assert all(f'data-seat="{seat}"' in page for seat in range(3)), name
+    for seat, user in enumerate((ana, bo, cy)):
+        client.force_login(user)
+        assert f'data-viewer-seat="{seat}"' in client.get(f"/games/{game.pk}/").content.decode()

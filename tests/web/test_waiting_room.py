@@ -1,6 +1,8 @@
 """A game waiting for players: who sits where, the invitation link to copy, the free seats in lists."""
 from __future__ import annotations
 
+import json
+
 import re
 
 import pytest
@@ -46,13 +48,12 @@ def test_lobby_and_dashboard_say_how_many_seats_are_free(client, make_user):
 
 
 def test_a_pushed_waiting_room_gives_the_sites_own_address(make_user, settings):
-    from django.template.loader import render_to_string
-
-    from games import selectors
+    from games import consumers
 
     settings.SITE_URL = "https://hex.example.org/"
     ana = make_user("ana")
     game = services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 2}, created_by=ana,
                                 turn_seconds=86400)
-    html = render_to_string("games/_board.html", selectors.board_context(game, ana).as_dict())  # as a socket does
+    frames = consumers.catch_up(game.pk, ana, consumers.Page())  # as a socket does
+    html = "".join(region["html"] for frame in frames for region in json.loads(frame)["regions"])
     assert f'value="https://hex.example.org/games/join/{game.invite_token}/"' in html

@@ -5,7 +5,7 @@ For each size (9 and 100 seats by default; ``--seats 9,30``), a Hextension game 
 players is played to mid-game (``CLOSED_ROUNDS`` closed rounds, half the seats moved in the
 next). Then, with one socket per player:
 
-- within a round: one seat submits; every socket gets what ``games.consumers.push_for`` sends;
+- within a round: one seat submits; every socket gets what ``games.consumers.catch_up`` sends;
 - the round's close: the last seat submits and a new round opens; every socket is pushed again.
 
 Every socket answers the same announcement, as one Daphne's sockets do. Each push's time
@@ -19,9 +19,9 @@ Pages (Django's test client, a signed-in player; queries counted with CaptureQue
 the game page, the dashboard, the Hextension lobby and a league's standings, each at two sizes,
 to show whether the count grows with seats or games.
 
-Run: ``python -m hexsite.localservices -- python benchmarks/push_costs.py``. The script also
-runs on the code from before the shared reads and pieces (it checks for them), so a checkout
-of an older commit gives the "before" figures. ``--profile`` prints cProfile's cumulative
+Run: ``python -m hexsite.localservices -- python benchmarks/push_costs.py`` (the live page's
+model: ``games.consumers.catch_up``; commits before it had ``push_for`` and an older copy of
+this script). ``--profile`` prints cProfile's cumulative
 listing of the largest size's game: its setup, submissions and pushes together.
 """
 from __future__ import annotations
@@ -52,73 +52,83 @@ def make_game(users):
 def forget_renders() -> None:
     """Empty this process's render caches, as a fresh Daphne would have them."""
     from games import consumers
+    from games.hextension import fragments
 
-    for name in ("_progress_cache", "_snapshots"):
-        cache = getattr(consumers, name, None)
-        if cache is not None:
-            cache.clear()
+    consumers.forget_renders()
+    fragments.forget()
     try:
         from games import pieces
-        from games.hextension import fragments
-    except ImportError:  # before the pieces were kept
-        return
-    fragments.forget()
-    pieces.forget()
+
+        pieces.forget()
+    except (ImportError, AttributeError):
+        pass
 
 
-def push_round(game_id: int, users, sent) -> list[tuple[int, float, float]]:
-    """(bytes, wall ms, CPU ms of this process) of each socket's push, each the least of
-    ``REPEATS`` runs (the render caches emptied before each run), so that other work on a
-    shared machine inflates the figures as little as it can."""
-    import inspect
+def current_pages(game_id: int, users) -> dict:
+    """Each user's socket state for a page that shows the game as it is now."""
+    from games import consumers, live
+    from games.models import Game
+
+    stamp = live.stamp_of(Game.objects.get(pk=game_id))
+    pages = {}
+    for user in users:
+        pages[user.pk] = consumers.Page()
+        consumers.catch_up(game_id, user, pages[user.pk], page_stamp=stamp)
+    return pages
+
+
+def push_round(game_id: int, users, pages: dict) -> list[tuple[int, int, float, float]]:
+    """(bytes, largest frame, wall ms, CPU ms of this process) of what each socket sends for one
+    announcement, each the least of ``REPEATS`` runs (the render caches emptied before each),
+    so that other work on a shared machine inflates the figures as little as it can. Every
+    socket answers the same announcement, as a Daphne's sockets do."""
+    import copy
     import uuid
 
-    from games.consumers import push_for
+    from games.consumers import catch_up
 
-    # Every socket answers the same announcement, as a Daphne's sockets do (where the consumer
-    # takes an announcement's id; before that it did not).
-    shares = "announcement" in inspect.signature(push_for).parameters
-    best: list[tuple[int, float, float]] = []
+    best: list[tuple[int, int, float, float]] = []
     for _ in range(REPEATS):
         forget_renders()
-        announced = {"announcement": uuid.uuid4().hex} if shares else {}
+        announcement = uuid.uuid4().hex
         rows = []
         for user in users:
+            page = copy.deepcopy(pages[user.pk])
             wall, cpu = time.perf_counter(), time.process_time()
-            html, _ = push_for(game_id, user, sent, **announced)
-            rows.append((len((html or "").encode()), (time.perf_counter() - wall) * 1000,
+            frames = catch_up(game_id, user, page, announcement)
+            sizes = [len(frame.encode()) for frame in frames] or [0]
+            rows.append((sum(sizes), max(sizes), (time.perf_counter() - wall) * 1000,
                          (time.process_time() - cpu) * 1000))
-        best = rows if not best else [(b[0], min(b[1], r[1]), min(b[2], r[2])) for b, r in zip(best, rows)]
+        best = rows if not best else [(b[0], b[1], min(b[2], r[2]), min(b[3], r[3])) for b, r in zip(best, rows)]
     return best
 
 
-def summary(rows: list[tuple[int, float, float]]) -> str:
-    sizes, times, cpu = [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
-    return (f"per push: median {statistics.median(sizes) / 1024:7.1f} KiB {statistics.median(times):6.1f} ms "
-            f"(CPU {statistics.median(cpu):6.1f}), largest {max(sizes) / 1024:7.1f} KiB, slowest {max(times):6.1f} ms\n"
+def summary(rows: list[tuple[int, int, float, float]]) -> str:
+    sizes, frames = [r[0] for r in rows], [r[1] for r in rows]
+    times, cpu = [r[2] for r in rows], [r[3] for r in rows]
+    return (f"per socket: median {statistics.median(sizes) / 1024:7.1f} KiB {statistics.median(times):6.1f} ms "
+            f"(CPU {statistics.median(cpu):6.1f}), largest frame {max(frames) / 1024:6.1f} KiB, "
+            f"slowest {max(times):6.1f} ms\n"
             f"      all {len(rows)} sockets: {sum(sizes) / 1024:9.1f} KiB {sum(times):8.1f} ms (CPU {sum(cpu):8.1f})")
 
 
 def pushes(seats: int, users, rng: random.Random) -> int:
-    from games.consumers import PushState
-    from games.models import Game
-
     game = make_game(users)
     for _ in range(CLOSED_ROUNDS):
         for seat in range(seats):
             submit(game.pk, users, seat, rng)
     for seat in range(seats // 2, seats - 1):
         submit(game.pk, users, seat, rng)
-    push_round(game.pk, users[:2], None)  # warm-up: templates, state cache, connections
+    push_round(game.pk, users[:2], current_pages(game.pk, users[:2]))  # warm-up: templates, caches, connections
 
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    pages = current_pages(game.pk, users)
     submit(game.pk, users, 0, rng)
-    print(f"  within a round (seat 0 moves), {summary(push_round(game.pk, users, sent))}")
+    print(f"  within a round (seat 0 moves), {summary(push_round(game.pk, users, pages))}")
     for seat in range(1, seats // 2):
         submit(game.pk, users, seat, rng)
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    pages = current_pages(game.pk, users)
     submit(game.pk, users, seats - 1, rng)
-    print(f"  the round's close (a new round), {summary(push_round(game.pk, users, sent))}")
+    print(f"  the round's close (a new round), {summary(push_round(game.pk, users, pages))}")
     return game.pk
 
 

@@ -4,12 +4,12 @@ Mid-game (5 rounds closed, half the seats moved in round 6), one player submits;
 100 sockets then gets what the consumer sends for that announcement. Figures per push and in
 total per submission:
 
-- before: every socket re-rendered the whole board (`games/_board.html` for its own user), as
-  the consumer did before pushes sent only what changed;
-- after: what `games.consumers.push_for` sends now (the "who has moved" fragment to everyone
-  but the submitter's own sockets, which get the full board).
+- whole page: every region of the live page for each socket's user, as if the page were sent
+  whole (what the consumer did before the live page's regions);
+- regions: what `games.consumers.catch_up` sends now (only the regions whose key changed for
+  that viewer, drawn once per key; the frames are what travels).
 
-Then the same for the submission that closes the round (a new round: everyone gets the board).
+Then the same for the submission that closes the round (a new round).
 Render times include the consumer's database reads; run with `make bench` or
 `.venv/bin/python -m hexsite.localservices -- .venv/bin/python benchmarks/push_sizes.py`.
 """
@@ -51,20 +51,26 @@ def submit(game_id: int, users, seat: int, rng: random.Random) -> None:
 
 
 def old_push(game_id: int, user) -> str:
-    """What the consumer sent before: the whole board for its user (its `_render_board_if_changed`)."""
-    from django.template.loader import render_to_string
+    """The whole page for its user: every region, drawn afresh."""
+    from games import consumers
 
-    from games import selectors
-
-    game = selectors.game_for_viewer(game_id, user)
-    return render_to_string("games/_board.html", selectors.board_context(game, user).as_dict())
+    consumers.forget_renders()
+    return "".join(consumers.catch_up(game_id, user, consumers.Page()))
 
 
-def new_push(game_id: int, user, sent) -> str:
-    from games.consumers import push_for
+def current_page(game_id: int, user):
+    from games import consumers, live
+    from games.models import Game
 
-    html, _ = push_for(game_id, user, sent)
-    return html or ""
+    page = consumers.Page()
+    consumers.catch_up(game_id, user, page, page_stamp=live.stamp_of(Game.objects.get(pk=game_id)))
+    return page
+
+
+def new_push(game_id: int, user, page, announcement: str) -> str:
+    from games import consumers
+
+    return "".join(consumers.catch_up(game_id, user, page, announcement))
 
 
 def measure(render) -> list[tuple[int, float]]:
@@ -88,9 +94,6 @@ def report(title: str, rows: list[tuple[int, float]]) -> tuple[int, float]:
 
 
 def scenario() -> None:
-    from games.consumers import PushState
-    from games.models import Game
-
     rng = random.Random(7)
     game, users = make_game()
     for _ in range(CLOSED_ROUNDS):
@@ -104,25 +107,23 @@ def scenario() -> None:
     print(f"Hextension, {SEATS} seats, {TILES_PER_ROUND} tiles a round, after {CLOSED_ROUNDS} closed rounds; "
           f"{SEATS} sockets (one per player)")
     # One submission within the round: seat 0 moves; sockets last saw the version before it.
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    pages = [current_page(game.pk, user) for user in users]
     submit(game.pk, users, 0, rng)
     print("one submission within a round (seat 0 moves):")
-    before = report("before: the whole board to every socket", measure(lambda i: old_push(game.pk, users[i])))
-    rows = measure(lambda i: new_push(game.pk, users[i], sent))
-    after = report("after: the moved fragment (seat 0's own socket: the whole board)", rows)
-    fragments = rows[1:]
-    print(f"    of which the {len(fragments)} fragments: {sum(r[0] for r in fragments) / 1024:.1f} KiB, "
-          f"{sum(r[1] for r in fragments):.1f} ms (the first draws it, the others reuse it)")
+    before = report("the whole page to every socket", measure(lambda i: old_push(game.pk, users[i])))
+    rows = measure(lambda i: new_push(game.pk, users[i], pages[i], "within"))
+    after = report("the regions that changed (the others: who has moved; seat 0: its own board too)", rows)
     print(f"    => {before[0] / after[0]:.0f}x fewer bytes, {before[1] / after[1]:.0f}x less render time per submission")
 
     # The submission that closes the round: a new round, every socket gets the board.
     for seat in range(1, SEATS // 2):
         submit(game.pk, users, seat, rng)
-    sent = PushState.of(Game.objects.get(pk=game.pk))
+    pages = [current_page(game.pk, user) for user in users]
     submit(game.pk, users, SEATS - 1, rng)
     print("the submission that closes the round (a new round opens):")
-    report("before: the whole board to every socket", measure(lambda i: old_push(game.pk, users[i])))
-    report("after: the whole board to every socket", measure(lambda i: new_push(game.pk, users[i], sent)))
+    report("the whole page to every socket", measure(lambda i: old_push(game.pk, users[i])))
+    report("the regions that changed (own board, standings, round, a loader for the diagrams)",
+           measure(lambda i: new_push(game.pk, users[i], pages[i], "close")))
 
 
 def main() -> None:

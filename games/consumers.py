@@ -28,6 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games import live, presence, realtime, selectors
 
 CLOSE_NOT_ALLOWED = 4403
+CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_TOO_MANY_FRAMES = 4429
 # A client sends a heartbeat every few seconds and a sync after a reconnect: far fewer than this.
 FRAMES_PER_WINDOW = 30
@@ -40,23 +41,26 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        if not (self.user and self.user.is_authenticated) or not await self._may_watch():
-            await self.close(code=CLOSE_NOT_ALLOWED)
-            return
-        self.group = realtime.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         self.page = Page()
         self.chat_digest = ""
         self.presence_digest = ""
         self.frames: list[float] = []
+        if not (self.user and self.user.is_authenticated) or not await self._may_watch():
+            await self.close(code=CLOSE_NOT_ALLOWED)
+            return
+        await self.accept()
+        if not await self._arrive():
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)  # the page says why, and does not retry
+            return
+        self.group = realtime.group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send(await self._catch_up(None, page_stamp=self._query("stamp")))
-        await self._presence_changed(arrived=True)
+        await self._announce_presence()
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._presence_changed(arrived=False)
+            await self._leave()
 
     async def receive(self, text_data=None, bytes_data=None):
         if self._over_the_frame_limit():
@@ -74,6 +78,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             stamp = message.get("stamp")
             if self.page.keys is not None and isinstance(stamp, str) and stamp == self.page.stamp:
                 return
+            self.page.keys = None  # the page is not what this socket sent: send it everything
             await self._send(await self._catch_up(None, page_stamp=stamp if isinstance(stamp, str) else None))
 
     # --- announcements ---------------------------------------------------------------------
@@ -115,8 +120,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         return live.frames(None, [drawn])
 
     @database_sync_to_async
-    def _presence_changed(self, *, arrived: bool) -> None:
-        (presence.arrive if arrived else presence.leave)(self.game_id, self.user.pk)
+    def _arrive(self) -> bool:
+        return presence.arrive(self.game_id, self.user.pk)
+
+    @database_sync_to_async
+    def _announce_presence(self) -> None:
+        realtime.announce_presence(self.game_id)
+
+    @database_sync_to_async
+    def _leave(self) -> None:
+        presence.leave(self.game_id, self.user.pk)
         realtime.announce_presence(self.game_id)
 
     @database_sync_to_async

@@ -11,26 +11,48 @@ from redis.exceptions import RedisError
 logger = logging.getLogger(__name__)
 
 PRESENCE_TTL = 3600
+# Open sockets a user may hold: on one game (a few tabs and devices), and in all (docs/deployment.md).
+MAX_SOCKETS_PER_GAME = 5
+MAX_SOCKETS_PER_USER = 20
 
 
 def _key(game_id: int, user_id: int) -> str:
     return f"presence:{game_id}:{user_id}"
 
 
-def arrive(game_id: int, user_id: int) -> None:
-    key = _key(game_id, user_id)
+def _user_key(user_id: int) -> str:
+    return f"sockets:{user_id}"
+
+
+def _count_up(key: str) -> int:
     cache.add(key, 0, timeout=PRESENCE_TTL)
-    cache.incr(key)
+    count = cache.incr(key)
     cache.touch(key, PRESENCE_TTL)
+    return count
 
 
-def leave(game_id: int, user_id: int) -> None:
-    key = _key(game_id, user_id)
+def _count_down(key: str) -> None:
     try:
         if cache.decr(key) <= 0:
             cache.delete(key)
     except ValueError:  # expired meanwhile
         pass
+
+
+def arrive(game_id: int, user_id: int) -> bool:
+    """Count a new socket of ``user_id`` on ``game_id``; False, counting nothing, when the user
+    already holds the most sockets allowed on that game or in all."""
+    on_game = _count_up(_key(game_id, user_id))
+    in_all = _count_up(_user_key(user_id))
+    if on_game > MAX_SOCKETS_PER_GAME or in_all > MAX_SOCKETS_PER_USER:
+        leave(game_id, user_id)
+        return False
+    return True
+
+
+def leave(game_id: int, user_id: int) -> None:
+    _count_down(_key(game_id, user_id))
+    _count_down(_user_key(user_id))
 
 
 def connected(game_id: int, user_ids) -> set[int]:

@@ -188,6 +188,10 @@
         status("You can no longer watch this game. Reload the page to see why.");
         return;
       }
+      if (event.code === 4409) {
+        status("This game is open in too many tabs or windows: close some, then reload this page.");
+        return;
+      }
       status("Reconnecting…");
       retry();
     };

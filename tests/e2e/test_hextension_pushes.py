@@ -1,6 +1,6 @@
 """Hextension pages with their sockets live (served by Daphne): a watcher sees who has moved
-without losing a half-made choice, and a board pushed by the socket while a submission's answer
-is on its way never makes the form vanish."""
+without losing a half-made choice, and a push that overtakes the answer to a submission never
+makes the form vanish."""
 import re
 
 import pytest
@@ -12,7 +12,7 @@ from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SOCKET_OPEN = "document.addEventListener('htmx:wsOpen', () => { window.gameSocketOpen = true })"
+SOCKET_OPEN = "document.addEventListener('hexsite:live-open', () => { window.gameSocketOpen = true })"
 # Browser notifications, recorded instead of shown (the permission itself is granted for real).
 NOTIFICATIONS = """
 window.notes = [];
@@ -78,8 +78,8 @@ def test_a_watcher_sees_who_moved_and_keeps_a_half_made_choice(asgi_live_server,
     progress = page.locator('#hx-progress[data-version="1"]')
     progress.wait_for()
     assert "Moved: ana." in progress.inner_text() and "1 of 2 have moved" in progress.inner_text()
-    # Only the progress was swapped: the board (and the choice being made on it) stayed.
-    assert page.locator("#game-board").get_attribute("data-version") == "0"
+    # Only the round's progress was sent: Bo's own board (and the choice being made on it) stayed.
+    assert "hx-play" not in page.evaluate("window.hexsiteLivePage.shown()")
     assert page.locator("select.hx-select").nth(0).input_value() == first_cell
     assert "E1" not in progress.inner_text()
 
@@ -115,7 +115,7 @@ def test_a_dropped_socket_shows_reconnecting_until_it_is_back(asgi_live_server, 
     page.evaluate("() => { window.gameSocketOpen = false }")
     sockets[-1].close(code=1012, reason="service restart")  # as when the server restarts
     banner.filter(has_text="Reconnecting").wait_for()
-    page.wait_for_function("window.gameSocketOpen === true")  # htmx's extension reconnected
+    page.wait_for_function("window.gameSocketOpen === true")  # live.js reconnected
     banner.wait_for(state="hidden")
     assert len(sockets) == 2
 

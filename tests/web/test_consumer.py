@@ -173,3 +173,58 @@ def test_a_socket_left_idle_longer_than_a_blocking_read_still_gets_pushes(make_u
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_user_holds_a_few_sockets_on_a_game_and_the_next_is_closed_with_a_clear_code(make_user):
+    from games import presence
+    from games.consumers import CLOSE_TOO_MANY_SOCKETS
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+
+    async def scenario():
+        sockets = [communicator_for(game, ana, stamp=live.stamp_of(game)) for _ in range(presence.MAX_SOCKETS_PER_GAME)]
+        for socket in sockets:
+            assert (await socket.connect())[0]
+        extra = communicator_for(game, ana, stamp=live.stamp_of(game))
+        await extra.connect()
+        closed = await extra.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS}
+        await sockets[0].disconnect()  # one closed: room for one more
+        again = communicator_for(game, ana, stamp=live.stamp_of(game))
+        assert (await again.connect())[0] and await again.receive_nothing(timeout=0.3)
+        for socket in [*sockets[1:], again]:
+            await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_heartbeats_cost_no_read_and_a_flood_of_frames_closes_the_socket(make_user, monkeypatch):
+    from games import consumers, selectors
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    reads = []
+    real = selectors.game_snapshot
+    monkeypatch.setattr(selectors, "game_snapshot", lambda game_id: reads.append(game_id) or real(game_id))
+
+    async def scenario():
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game))
+        assert (await socket.connect())[0]
+        reads.clear()
+        for _ in range(5):
+            await socket.send_to(text_data='{"type": "ping"}')
+            assert json.loads(await WebsocketCommunicator.receive_from(socket, timeout=5)) == {"type": "pong"}
+        await socket.send_to(text_data=json.dumps({"type": "sync", "stamp": live.stamp_of(game)}))
+        assert await socket.receive_nothing(timeout=0.3)
+        assert reads == []  # neither a heartbeat nor a page that is not behind reads the game
+        await socket.send_to(text_data=json.dumps({"type": "sync", "stamp": "0.0"}))  # a page behind: caught up
+        assert 'stamp="' in await socket.receive_from(timeout=5) and reads
+        for _ in range(consumers.FRAMES_PER_WINDOW):
+            await socket.send_to(text_data='{"type": "ping"}')
+        outputs = [await socket.receive_output(timeout=5) for _ in range(consumers.FRAMES_PER_WINDOW - 6)]
+        assert outputs[-1] == {"type": "websocket.close", "code": consumers.CLOSE_TOO_MANY_FRAMES}
+        await close_db_connections()
+
+    run_scenario(scenario)

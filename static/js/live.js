@@ -199,6 +199,7 @@
 
   function retry() {
     if (retryTimer) return;
+    if (navigator.onLine === false) return;  // the "online" event reconnects
     var ceiling = Math.min(MAX_BACKOFF_MS, 500 * Math.pow(2, attempts++));
     retryTimer = setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);  // jitter
   }

@@ -212,6 +212,8 @@ def test_heartbeats_cost_no_read_and_a_flood_of_frames_closes_the_socket(make_us
     async def scenario():
         socket = communicator_for(game, ana, stamp=live.stamp_of(game))
         assert (await socket.connect())[0]
+        assert is_presence(await WebsocketCommunicator.receive_from(socket, timeout=5))  # her own arrival
+        await asyncio.sleep(0.2)
         reads.clear()
         for _ in range(5):
             await socket.send_to(text_data='{"type": "ping"}')

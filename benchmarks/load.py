@@ -208,6 +208,7 @@ class Stats:
     socket_retries: int = 0
     move_latency: list[float] = field(default_factory=list)
     push_bytes: list[int] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)  # every frame a socket got, probes and presence too
 
     def error(self, what: str) -> None:
         if len(self.errors) < 10_000:
@@ -229,6 +230,7 @@ class Socket:
         self.url = base.replace("http://", "ws://") + f"/ws/games/{game_id}/"
         self.origin = base
         self.arrivals: dict[int, float] = {}
+        self.probes: list[float] = []  # the floor: latencies of plain 1 KiB group sends
         self.last_version: int | None = None
         self.changed = asyncio.Event()
         self.closing = False
@@ -258,6 +260,10 @@ class Socket:
                     break
                 now = time.time()
                 data = message.data.encode()
+                self.stats.frame_bytes.append(len(data))
+                if data.startswith(b'{"type":"probe"'):
+                    self.probes.append(now - json.loads(data)["sent"])
+                    continue
                 found = VERSION.search(data)
                 if found:
                     version = int(found.group(1))
@@ -479,6 +485,8 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
         stop_rooms.set()
         await asyncio.gather(*room_tasks)
         report["play_seconds"] = time.time() - phase_start
+        await send_probes(list(by_game))
+        report["probes"] = [latency for s in sockets for latency in s.probes]
 
         # Pages, open loop: requests start on schedule whatever the answers do.
         pages = data["pages"]
@@ -506,6 +514,25 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
         await asyncio.gather(*(sock.close() for sock in sockets), return_exceptions=True)
         report["arrivals"] = [(s.game_id, s.arrivals) for s in sockets]
     return report
+
+
+PROBES = 5
+
+
+async def send_probes(game_ids: list[int]) -> None:
+    """The floor: ``PROBES`` plain 1 KiB frames sent to every game's group through the channel
+    layer (each socket forwards it as it is: ``GameConsumer.game_probe``)."""
+    from channels.layers import get_channel_layer
+
+    from games import realtime
+
+    layer = get_channel_layer()
+    for n in range(PROBES):
+        for game_id in game_ids:
+            frame = json.dumps({"type": "probe", "n": n, "sent": time.time(), "pad": "x" * 960}, separators=(",", ":"))
+            await layer.group_send(realtime.group_name(game_id), {"type": "game.probe", "frame": frame})
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(2)
 
 
 async def human(http, base, player: Player, game_id: int, seat: int, sock: Socket, stats: Stats, stop: asyncio.Event):
@@ -592,10 +619,15 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     for kind, values in sorted(report["push_latency_by_kind"].items()):
         print(f"  {kind:10} p50 {ms(values, 50)} ms  p95 {ms(values, 95)} ms  max {max(values) * 1000:7.1f} ms "
               f"({len(values)} arrivals)")
+    probes = report.get("probes") or []
+    print(f"  floor, a 1 KiB channel-layer group send to the same sockets: p50 {ms(probes, 50)} ms  "
+          f"p95 {ms(probes, 95)} ms ({len(probes)} arrivals of {PROBES} sends to each socket)")
     if stats.push_bytes:
         print(f"  bytes per push: median {statistics.median(stats.push_bytes) / 1024:.1f} KiB, "
-              f"mean {statistics.mean(stats.push_bytes) / 1024:.1f} KiB, max {max(stats.push_bytes) / 1024:.1f} KiB; "
-              f"{sum(stats.push_bytes) / 2**20:.1f} MiB in all")
+              f"mean {statistics.mean(stats.push_bytes) / 1024:.1f} KiB, largest frame "
+              f"{max(stats.frame_bytes) / 1024:.1f} KiB; {sum(stats.frame_bytes) / 2**20:.1f} MiB in all frames")
+    dropped = sum(1 for error in stats.errors if "closed by the server" in error)
+    print(f"  sockets closed by the server: {dropped} of {report['sockets']}")
     print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "
           f"p99 {ms(stats.move_latency, 99)} ms")
     print()

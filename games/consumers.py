@@ -92,6 +92,11 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_presence(self, event):
         await self._send(await self._presence(event.get("id")))
 
+    async def game_probe(self, event):
+        """A frame sent as it is: the load harness's floor (a plain group send to the same sockets,
+        no read and no drawing), against which it measures pushes. Only the server side can send it."""
+        await self.send(text_data=event["frame"])
+
     # --- reads and drawings (in a worker thread) --------------------------------------------
 
     @database_sync_to_async

@@ -62,7 +62,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     regions = {region_id: mark_safe(html) for region_id, html in live.page_regions(view, get_token(request),
                                                                                   chat=several).items()}
     return render(request, "games/game.html", {**board.as_dict(), "regions": regions, "several_seats": several,
-                                               "stamp": live.stamp_of(game)})
+                                               "stamp": live.stamp_of(game),
+                                               "has_own_regions": bool(get_site(game.kind).regions)})
 
 
 def live_answer(request: HttpRequest, game: Game, notice: str = "", region_ids: list[str] | None = None) -> JsonResponse:

@@ -87,10 +87,10 @@ def history(rounds: list[Mapping]) -> SafeString:
 
 
 def progress(progress: Mapping, version: int) -> SafeString:
-    """Who has moved this round, inside the board (``_progress.html``, not out of band)."""
+    """Who has moved this round (``_progress.html``, in the region hx-round)."""
     key = ("progress", version, tuple(progress["moved"]), tuple(progress["waiting"]), progress["in_game"])
     return mark_safe(_rows.get(key, lambda: render_to_string(
-        "hextension/_progress.html", {"progress": progress, "game": {"version": version}, "oob": False})))
+        "hextension/_progress.html", {"progress": progress, "game": {"version": version}})))
 
 
 def _draw(template: str, row: Mapping, over: bool = False) -> str:

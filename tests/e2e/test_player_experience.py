@@ -30,6 +30,7 @@ def test_a_diagram_enlarges_on_a_click_and_on_enter_and_escape_shrinks_it(live_s
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("#hx-diagrams").scroll_into_view_if_needed()  # the diagrams load when they come into view
     first = ".hx-diagram-card:nth-child(1) svg.hx-diagram"
     small = _width(page, first)
     assert small < 260

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -297,3 +298,44 @@ def test_every_form_of_every_pushed_region_posts_without_a_csrf_failure(make_use
     services.submit_move(game_id=solo.pk, user=ana, move=move, expected_version=solo.version)
     posted += post_every_pushed_form(solo, ana)
     assert posted > 40
+
+
+def test_a_pages_forms_carry_its_own_csrf_token_and_a_frame_none(client, make_user):
+    """The drawings are shared; the token is the request's: a page without JavaScript posts its
+    plain forms with it, and no socket frame carries anyone's token."""
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"}, created_by=ana,
+                                players=[ana, bo], join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    client.force_login(ana)
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    token = client.cookies["csrftoken"].value
+    assert live.CSRF_MARK not in page and page.count('name="csrfmiddlewaretoken"') >= 2
+    assert all(value != "" for value in re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', page))
+    frames = "".join(consumers.catch_up(game.pk, ana, consumers.Page()))
+    assert "csrfmiddlewaretoken" not in frames and live.CSRF_MARK not in frames and token not in frames
+    # What a socket could not carry is read over HTTP, with the same regions.
+    answer = client.get(reverse("game_regions", args=[game.pk]) + "?ids=hl-private,game-status",
+                        HTTP_HX_REQUEST="true").json()
+    assert [region["id"] for region in answer["regions"]] == ["game-status", "hl-private"]
+    assert "Your move" in answer["regions"][1]["html"] or "Your cards" in answer["regions"][1]["html"]
+
+
+def test_every_region_a_socket_may_push_is_on_the_page(client, make_user):
+    """A push for a region the page lacks would be lost: each game's page has every region."""
+    from games.hextremadura.services import start_casual_game
+
+    ana, bo = make_user(), make_user()
+    games = [toy_game(ana, bo), hextension_game([ana, bo]), start_casual_game(user=ana),
+             services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"}, created_by=ana,
+                                  players=[ana, bo], join=False, turn_seconds=120)]
+    services.start_game(game_id=games[-1].pk)
+    client.force_login(ana)
+    for game in games:
+        game.refresh_from_db()
+        page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+        expected = [region.id for region in live.game_regions(game)]
+        if game.seats.count() > 1:
+            expected += [live.PRESENCE.id, live.CHAT.id]
+        for region_id in expected:
+            assert page.count(f'id="{region_id}"') == 1, (game.kind, region_id)

@@ -176,12 +176,6 @@ def round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
 
 
 @register.simple_tag
-def hex_progress(view: Mapping, seats: Iterable[Any]) -> dict:
-    """The round's progress alone: what a push sends when only other seats have moved."""
-    return round_progress(view, seats)
-
-
-@register.simple_tag
 def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> dict:
     """Everything the Hextension board template derives from the view, in one place."""
     players = player_rows(view, seats, analysis)

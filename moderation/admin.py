@@ -125,7 +125,12 @@ def action_view(model_admin, request: HttpRequest, user: User, report: Report | 
     if report is not None and report.chat_message_id is None:
         actions.remove("hide_message")
     form = ActionForm(request.POST or None, actions=actions)
-    if request.method == "POST" and form.is_valid():
+    # A staff account is for a superuser: the page says so and acts on nothing (the services
+    # refuse it too).
+    refusal = services.staff_refusal(request.user, user)
+    if refusal:
+        form.refuse(refusal)
+    elif request.method == "POST" and form.is_valid():
         try:
             done = apply_action(request.user, form.cleaned_data, user, report)
         except GameError as refused:
@@ -136,7 +141,8 @@ def action_view(model_admin, request: HttpRequest, user: User, report: Report | 
     context = {**model_admin.admin_site.each_context(request), "title": f"Act on {user.public_name}",
                "form": form, "report": report, "person": user, "opts": model_admin.model._meta,
                "default_ban_days": services.default_ban_days(user), **{"history": target_history(user)}}
-    return TemplateResponse(request, "admin/moderation/act.html", context, status=400 if form.errors else 200)
+    status = 403 if refusal else 400 if form.errors else 200
+    return TemplateResponse(request, "admin/moderation/act.html", context, status=status)
 
 
 class AgeFilter(admin.SimpleListFilter):

@@ -1,4 +1,5 @@
 from django import forms
+from django.forms.utils import ErrorDict
 
 from moderation.models import Report
 from moderation.services import MAX_DAYS, MAX_REPORT_CHARS
@@ -37,6 +38,11 @@ class ActionForm(forms.Form):
         super().__init__(*args, **kwargs)
         if actions is not None:
             self.fields["action"].choices = [(key, label) for key, label in self.ACTIONS if key in actions]
+
+    def refuse(self, message: str) -> None:
+        """Show this refusal alone (bound or not): nothing on the page may be applied."""
+        self._errors, self.cleaned_data = ErrorDict(), {}
+        self.add_error(None, message)
 
     def clean(self):
         data = super().clean()

@@ -4,6 +4,11 @@ Players report and block. Moderators (``moderation.moderate_users``) act, one fu
 action; every action writes one ``ModerationRecord`` (who, when, what, why, on whom) in the
 same transaction, and after commit e-mails the user it concerns. Acting on a report closes it
 and tells its reporter the outcome (not the details).
+
+A moderator acts on ordinary users only. Whatever concerns a staff account (a staff member or
+a superuser: a sanction, a warning, a rename, their chat message, a report or flag about them,
+lifting their sanction) needs a superuser (``staff_refusal``); the check runs before an action
+and again where its record is written, so no action escapes it.
 """
 from __future__ import annotations
 
@@ -40,6 +45,22 @@ def can_moderate(user) -> bool:
 def _moderator(actor) -> None:
     if not can_moderate(actor):
         raise NotYourSeat("Only moderators can do that.")
+
+
+def staff_refusal(actor, user) -> str | None:
+    """Why ``actor`` may not act on ``user``, or None: staff accounts are for superusers."""
+    if user is None or actor is None or getattr(actor, "is_superuser", False):
+        return None
+    if user.is_staff or user.is_superuser:
+        return (f"{user.public_name} is a staff account: only a superuser can act on a staff account. "
+                "Moderators act on ordinary users only.")
+    return None
+
+
+def _may_act_on(actor, user) -> None:
+    refusal = staff_refusal(actor, user)
+    if refusal:
+        raise NotYourSeat(refusal)
 
 
 def _reason(reason: str) -> str:
@@ -106,6 +127,7 @@ def unblock(*, blocker, blocked) -> None:
 
 def _record(actor, action: str, reason: str, *, target=None, report=None, game=None, chat_message=None,
             sanction=None, **details) -> ModerationRecord:
+    _may_act_on(actor, target)  # every action is recorded here: none acts on staff without a superuser
     return ModerationRecord.objects.create(actor=actor, action=action, reason=reason, target_user=target,
                                            report=report, game=game, chat_message=chat_message,
                                            sanction=sanction, details=details)
@@ -167,6 +189,7 @@ def dismiss(*, actor, report_id: int, reason: str) -> Report:
 
 def warn(*, actor, user: User, reason: str, report_id: int | None = None) -> ModerationRecord:
     _moderator(actor)
+    _may_act_on(actor, user)
     reason = _reason(reason)
     with transaction.atomic():
         report = _report(report_id, user)
@@ -193,6 +216,7 @@ def _sanction(actor, user: User, kind: str, action: str, reason: str, days: int 
 def mute(*, actor, user: User, days: int, reason: str, report_id: int | None = None) -> Sanction:
     """No chat for ``days`` days; a post is refused with until when and why."""
     _moderator(actor)
+    _may_act_on(actor, user)
     reason, days = _reason(reason), _days(days)
     with transaction.atomic():
         sanction = _sanction(actor, user, Sanction.Kind.MUTE, Action.MUTE, reason, days, report_id)
@@ -211,6 +235,7 @@ def play_ban(*, actor, user: User, reason: str, days: int | None = None, report_
     """No new games or league entries for ``days`` days (default: escalating); games already
     running go on."""
     _moderator(actor)
+    _may_act_on(actor, user)
     reason = _reason(reason)
     days = _days(days) if days is not None else default_ban_days(user)
     with transaction.atomic():
@@ -224,6 +249,7 @@ def play_ban(*, actor, user: User, reason: str, days: int | None = None, report_
 def suspend(*, actor, user: User, days: int, reason: str, report_id: int | None = None) -> Sanction:
     """The account is locked for ``days`` days; its games go on with the AI in its seats."""
     _moderator(actor)
+    _may_act_on(actor, user)
     reason, days = _reason(reason), _days(days)
     if user.is_superuser or user.pk == actor.pk:
         raise NotYourSeat("A moderator cannot suspend themselves or a superuser.")
@@ -240,6 +266,7 @@ def suspend(*, actor, user: User, days: int, reason: str, report_id: int | None 
 def close_account(*, actor, user: User, reason: str, report_id: int | None = None) -> Sanction:
     """The account is closed for good; its games go on with the AI in its seats."""
     _moderator(actor)
+    _may_act_on(actor, user)
     reason = _reason(reason)
     if user.is_superuser or user.pk == actor.pk:
         raise NotYourSeat("A moderator cannot close their own account or a superuser's.")
@@ -329,6 +356,7 @@ def reopen_ended_suspensions(now=None) -> int:
 def rename(*, actor, user: User, new_name: str, reason: str, report_id: int | None = None) -> ModerationRecord:
     """Replace an offensive display name (empty: the username shows)."""
     _moderator(actor)
+    _may_act_on(actor, user)
     reason = _reason(reason)
     new_name = chat.clean_text(new_name or "")
     if len(new_name) > 40:

@@ -130,3 +130,41 @@ def test_a_moderator_adjudicates_from_the_game_page_of_the_admin(client, moderat
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
     assert ModerationRecord.objects.get(action="abort_game").game == game
+
+
+def test_a_moderator_cannot_suspend_a_staff_account_from_the_admin_and_is_told_why(client, moderator, make_user,
+                                                                                   django_user_model):
+    """POST /admin/accounts/user/<id>/moderate/ with action=suspend&days=1 on a staff (not
+    superuser) account suspended it; now the page refuses, saying a superuser is needed."""
+    colleague = make_user("colleague", is_staff=True)
+    client.force_login(moderator)
+    moderate = reverse("admin:accounts_user_moderate", args=[colleague.pk])
+    page = client.get(moderate)
+    assert page.status_code == 403
+    assert "only a superuser can act on a staff account" in page.content.decode()
+    for action in ("suspend", "close", "mute", "warn"):
+        refused = client.post(moderate, {"action": action, "days": 1, "reason": "x"})
+        assert refused.status_code == 403, action
+        text = refused.content.decode()
+        assert "colleague is a staff account: only a superuser can act on a staff account" in text
+        assert "This field is required" not in text
+    colleague.refresh_from_db()
+    assert colleague.is_active
+    assert not Sanction.objects.exists() and not ModerationRecord.objects.exists()
+    # A report about a staff member is a superuser's to act on, too.
+    ana = make_user("ana")
+    report = moderation.file_report(reporter=ana, target=colleague, reason="cheating")
+    act = reverse("admin:moderation_report_act", args=[report.pk])
+    assert client.post(act, {"action": "dismiss", "reason": "x"}).status_code == 403
+    # An ordinary user: the same page acts.
+    ordinary = reverse("admin:accounts_user_moderate", args=[ana.pk])
+    assert client.post(ordinary, {"action": "suspend", "days": 1, "reason": "Threats"}).status_code == 302
+    # A superuser acts on the staff account.
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.com", "a-long-pass-phrase")
+    client.force_login(boss)
+    assert client.get(moderate).status_code == 200
+    assert client.post(moderate, {"action": "suspend", "days": 1, "reason": "Abused the admin"}).status_code == 302
+    colleague.refresh_from_db()
+    assert not colleague.is_active
+    assert list(ModerationRecord.objects.order_by("pk").values_list("actor__username", "action", "target_user")) == [
+        ("mod", "suspend", ana.pk), ("boss", "suspend", colleague.pk)]

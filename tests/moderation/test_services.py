@@ -238,6 +238,55 @@ def test_only_moderators_act(make_user, moderator):
     assert not Sanction.objects.exists() and not ModerationRecord.objects.exists()
 
 
+
+def test_a_moderator_acts_on_ordinary_users_only_and_a_superuser_on_staff_too(make_user, moderator,
+                                                                              django_user_model):
+    """An outside review suspended a staff account as a member of Moderators. Every action on a
+    staff account (staff or superuser) needs a superuser; the refusal says so."""
+    colleague = make_user("colleague", is_staff=True)
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.com", "a-long-pass-phrase")
+    ana = make_user()
+    game = toy_game(ana, colleague)
+    message = chat.post_message(game_id=game.pk, user=colleague, text="a staff member's words")
+    report = moderation.file_report(reporter=ana, target=colleague, reason="chat_abuse", chat_message=message)
+    refused = "is a staff account: only a superuser can act on a staff account"
+    attempts = [
+        lambda actor: moderation.suspend(actor=actor, user=colleague, days=1, reason="x"),
+        lambda actor: moderation.close_account(actor=actor, user=colleague, reason="x"),
+        lambda actor: moderation.mute(actor=actor, user=colleague, days=1, reason="x"),
+        lambda actor: moderation.play_ban(actor=actor, user=colleague, reason="x"),
+        lambda actor: moderation.warn(actor=actor, user=colleague, reason="x"),
+        lambda actor: moderation.rename(actor=actor, user=colleague, new_name="y", reason="x"),
+        lambda actor: moderation.hide_message(actor=actor, message_id=message.pk, reason="x"),
+        lambda actor: moderation.dismiss(actor=actor, report_id=report.pk, reason="x"),
+        lambda actor: moderation.warn(actor=actor, user=boss, reason="x"),
+        lambda actor: moderation.warn(actor=actor, user=actor, reason="x"),  # a moderator is staff too
+    ]
+    for attempt in attempts:
+        with pytest.raises(NotYourSeat, match=refused):
+            attempt(moderator)
+    colleague.refresh_from_db()
+    message.refresh_from_db()
+    report.refresh_from_db()
+    assert colleague.is_active and colleague.display_name == "" and message.hidden_at is None
+    assert report.status == Report.Status.OPEN
+    assert not Sanction.objects.exists() and not ModerationRecord.objects.exists()
+
+    # A superuser may: the sanction is recorded, and lifting it is a superuser's too.
+    suspended = moderation.suspend(actor=boss, user=colleague, days=1, reason="Abused the admin")
+    colleague.refresh_from_db()
+    assert not colleague.is_active
+    with pytest.raises(NotYourSeat, match=refused):
+        moderation.lift(actor=moderator, sanction_id=suspended.pk, reason="x")
+    moderation.lift(actor=boss, sanction_id=suspended.pk, reason="Appeal accepted")
+    colleague.refresh_from_db()
+    assert colleague.is_active
+    assert list(ModerationRecord.objects.order_by("pk").values_list("actor", "action")) == [
+        (boss.pk, "suspend"), (boss.pk, "lift")]
+    # Ordinary users stay the moderators' to act on.
+    moderation.warn(actor=moderator, user=ana, reason="Mind your words")
+
+
 # --- adjudication ------------------------------------------------------------------------------
 
 def test_an_aborted_game_changes_no_rating_and_its_replay_shows_the_staff_event(make_user, moderator, client,

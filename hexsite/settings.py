@@ -252,7 +252,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# django-allauth: username and e-mail, verified e-mail, rate limits on (allauth's defaults).
+# django-allauth: username and e-mail, verified e-mail, rate limits (below).
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # Sign-up also asks the time zone (filled with the browser's by static/js/timezone.js).
@@ -261,7 +261,19 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "manda
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
-ACCOUNT_RATE_LIMITS_ENABLED = True
+# allauth's rate limits, written out (allauth merges them over its defaults, which hold for the
+# rest): "N/period/per", per client IP ("ip") or per username or e-mail tried ("key"). They are
+# counted in the default cache, i.e. Redis, shared by every process. The client IP is
+# REMOTE_ADDR: behind a proxy, Daphne must run with --proxy-headers (docs/deployment.md), or
+# every client shares the proxy's address and its limits. Tested in tests/web/test_account_limits.py.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",                   # log-in form posts
+    "login_failed": "10/m/ip,5/5m/key",   # failed log-ins: per client, and per account from anywhere
+    "signup": "10/m/ip,50/h/ip",          # sign-up form posts
+    "reset_password": "20/m/ip,5/m/key",  # password-reset e-mails asked for
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",          # verification e-mails sent again, per address
+}
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "dashboard"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"

@@ -13,6 +13,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from hexsite.logfilters import REFUSED_REQUEST_LOGGERS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -324,6 +326,10 @@ GAME_AI_DELAY_SECONDS = float(os.environ.get("GAME_AI_DELAY_SECONDS", "0.5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE and requests over DATA_UPLOAD_MAX_NUMBER_FIELDS are
+    # answered 400: one warning line each, not Django's ERROR with a traceback (hexsite/logfilters.py).
+    "filters": {"refused_request": {"()": "hexsite.logfilters.RefusedRequestFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {name: {"filters": ["refused_request"]} for name in REFUSED_REQUEST_LOGGERS},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -23,6 +23,9 @@ class RefusedRequestFilter(logging.Filter):
     caplog) gets the short record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "refused_request", False):
+            return True  # shortened already (logging configured twice puts two filters on a logger)
+        record.refused_request = True
         kind = record.name.rsplit(".", 1)[-1]
         request = getattr(record, "request", None)
         where = ""

@@ -83,3 +83,6 @@ def test_a_client_cannot_write_a_second_line_into_the_log():
     assert RefusedRequestFilter().filter(record)
     line = logging.Formatter().format(record)
     assert "\n" not in line and line.endswith("POST /games/1/\\nERROR forged line/ from 127.0.0.1")
+    # Logging configured twice (a worker does it again) puts two filters on the logger: the
+    # second leaves the line as it is.
+    assert RefusedRequestFilter().filter(record) and logging.Formatter().format(record) == line

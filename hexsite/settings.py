@@ -130,6 +130,8 @@ INSTALLED_APPS = [
     "games.hexland",
     # Reports, sanctions, blocks, flags and the moderation record (after the games it points to).
     "moderation",
+    # The project itself: its `migrate` runs as the owner role (hexsite/dbroles.py).
+    "hexsite",
 ]
 
 MIDDLEWARE = [
@@ -190,6 +192,11 @@ if DATABASE_POOL:
         "max_size": DATABASE_POOL_MAX,
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
     }
+# The role that owns the schema and runs `manage.py migrate`; DATABASE_URL's role then may only
+# read and write rows, never alter a table or change the append-only ones (hexsite/dbroles.py).
+# Same server and database as DATABASE_URL (its database name is not used). Unset: DATABASE_URL's
+# role does both. The local launcher sets both URLs for its embedded PostgreSQL.
+DATABASE_OWNER_URL = os.environ.get("DATABASE_OWNER_URL", "")
 REDIS_URL = env_required("REDIS_URL")
 
 CACHES = {

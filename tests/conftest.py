@@ -15,21 +15,61 @@ def _toy_game():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _test_database_made_and_dropped_by_its_owner():
+    """Tests connect as the application's role (DATABASE_URL), which may not create a
+    database, migrate or drop one (hexsite/dbroles.py). pytest-django's test database is
+    therefore created (and migrated, by hexsite's migrate, which then grants the application's
+    role its privileges) and dropped as the owner role (DATABASE_OWNER_URL). Without
+    DATABASE_OWNER_URL, DATABASE_URL's role does it all, as before. Autouse and session-wide,
+    this is in place before pytest-django's django_db_setup runs and until it has ended."""
+    from django.db.backends.base.creation import BaseDatabaseCreation
+
+    from hexsite import dbroles
+
+    create_test_db, destroy_test_db = BaseDatabaseCreation.create_test_db, BaseDatabaseCreation.destroy_test_db
+
+    def create_as_owner(self, *args, **kwargs):
+        with dbroles.as_owner(self.connection):
+            return create_test_db(self, *args, **kwargs)
+
+    def destroy_as_owner(self, *args, **kwargs):
+        with dbroles.as_owner(self.connection):
+            return destroy_test_db(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseDatabaseCreation, "create_test_db", create_as_owner)
+        patch.setattr(BaseDatabaseCreation, "destroy_test_db", destroy_as_owner)
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _flush_may_truncate_move_events():
     """Between transactional tests Django empties every table with one TRUNCATE, which the
-    event store refuses (games/migrations/0007). The flush, and only the flush, turns the
-    trigger's allowance on, for its own transaction (SET LOCAL): any other TRUNCATE in a test
-    is refused as it would be on the site."""
+    event store refuses (games/migrations/0009, moderation/0002), and which the application's
+    role may not run at all. The flush, and only the flush, runs as the owner role on a
+    connection of its own, and turns the triggers' allowance on for its own transaction (SET
+    LOCAL): any other TRUNCATE in a test is refused as it would be on the site."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
-    sql_flush = DatabaseOperations.sql_flush
+    from hexsite import dbroles
+
+    sql_flush, execute_sql_flush = DatabaseOperations.sql_flush, DatabaseOperations.execute_sql_flush
 
     def sql_flush_allowing_truncate(self, *args, **kwargs):
         statements = sql_flush(self, *args, **kwargs)
         return ["SET LOCAL hexsite.allow_truncate = 'on';", *statements] if statements else statements
 
+    def execute_sql_flush_as_owner(self, sql_list):
+        owner = dbroles.owner_connect(self.connection)
+        if owner is None:  # one role: it flushes itself
+            return execute_sql_flush(self, sql_list)
+        with owner, owner.cursor() as cursor:  # one transaction, committed, then closed
+            for statement in sql_list:
+                cursor.execute(statement)
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", sql_flush_allowing_truncate)
+        patch.setattr(DatabaseOperations, "execute_sql_flush", execute_sql_flush_as_owner)
         yield
 
 
@@ -83,13 +123,14 @@ def celery_worker_thread(transactional_db):
 
 def _close_other_connections():
     """Threads that served the test (worker, live server) leave connections open; end them so
-    the test database can be dropped."""
+    the test database can be dropped. They are the application role's, as this one is (a
+    role may end its own sessions, not another's)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND usename = current_user"
         )
 
 

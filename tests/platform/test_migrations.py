@@ -10,15 +10,21 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games import state_store
+from hexsite import dbroles
 from games.sites import get_engine
 
 OLD_LAYOUT = [("games", "0005_daily_puzzle_and_undo"), ("leagues", None), ("hextremadura", None)]
 
 
 def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
+    """As `manage.py migrate` does: as the owner role, then the application's role granted
+    its privileges on the tables as they now are (hexsite/dbroles.py)."""
+    with dbroles.as_owner(connection) as app_role:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(targets)
+        if app_role:
+            dbroles.grant_app_privileges(connection, app_role)
     return executor.loader.project_state([target for target in targets if target[1]]).apps
 
 

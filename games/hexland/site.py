@@ -1,4 +1,7 @@
 """Hexland on the site: what the platform asks of this game."""
+import hashlib
+import json
+
 from games.hexland import forms, selectors, services, svg
 from games.hexland.templatetags.hexland_boards import hexland_panel
 from games.regions import PUBLIC, SEAT, Region
@@ -10,10 +13,20 @@ def _board_audience(live) -> str:
     return SEAT if live.your_move else PUBLIC
 
 
+def _board_depends(live) -> str:
+    """What the island shows: the pieces, the robber, the players' names, and for the seat to
+    move its places to click. Trades, dice, discards and cards in hand leave it as it was."""
+    view = live.seat_view if live.your_move else live.public_view
+    shown = [view.get("buildings"), view.get("roads"), view.get("robber"),
+             [(p.get("seat"), p.get("name")) for p in view.get("players") or []],
+             view.get("legal_moves") if live.your_move else None]
+    return hashlib.blake2b(json.dumps(shown, sort_keys=True, default=str).encode(), digest_size=8).hexdigest()
+
+
 # The page (board.html places them): the island beside the seat's own cards and moves.
 REGIONS = (
     Region("hl-head", "hexland/regions/head.html", PUBLIC),
-    Region("hl-board", "hexland/regions/board.html", _board_audience),
+    Region("hl-board", "hexland/regions/board.html", _board_audience, depends=_board_depends),
     Region("hl-private", "hexland/regions/private.html", SEAT),
     Region("hl-public", "hexland/regions/public.html", PUBLIC),
     Region("hl-players", "hexland/regions/players.html", SEAT),

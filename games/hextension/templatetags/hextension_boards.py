@@ -176,6 +176,28 @@ def round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
 
 
 @register.simple_tag
+def hex_round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
+    """Who has moved this round (the region hx-round, drawn after every submission)."""
+    return round_progress(view, seats)
+
+
+@register.simple_tag
+def hex_own_page(view: Mapping) -> dict:
+    """What the seat's own region (hx-play) derives from the view: its own board and choices,
+    without every other seat's row (a round's close draws this once per seat)."""
+    seat = view.get("seat")
+    own = view["seats"][seat] if seat is not None else None
+    me = own and {"view": own, "score": own["score"], "potential": own.get("potential", own["score"]),
+                  "out": own["out"]}
+    return {
+        "me": me,
+        "can_place": bool(me and not me["out"] and not view.get("over")),
+        "submitted": view.get("pending") is not None,
+        "choices": tile_choices(view),
+    }
+
+
+@register.simple_tag
 def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> dict:
     """Everything the Hextension board template derives from the view, in one place."""
     players = player_rows(view, seats, analysis)

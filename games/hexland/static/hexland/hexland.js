@@ -7,6 +7,13 @@
   if (window.hexlandBoard) return;
   window.hexlandBoard = true;
 
+  // The version the page shows (the island is drawn again only when it changes, so its own
+  // data-version may be older than the page's).
+  function shownVersion(board) {
+    var page = window.hexsiteLivePage;
+    return page ? page.stamp().split(".")[0] : board.dataset.version;
+  }
+
   // The answer (the live page's regions, or a refusal shown on the board) is handled by
   // static/js/live.js; the CSRF token travels in the page's hx-headers.
   function play(target) {
@@ -17,7 +24,7 @@
     htmx.ajax("POST", "/games/" + game.dataset.game + "/move/", {
       source: board,
       swap: "none",
-      values: {move: target.dataset.move, version: board.dataset.version}
+      values: {move: target.dataset.move, version: shownVersion(board)}
     }).finally(function () { delete board.dataset.busy; });
   }
 

@@ -48,12 +48,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not (self.user and self.user.is_authenticated) or not await self._may_watch():
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
+        # Joined before the handshake ends: a channel layer that fails (Redis restarting) fails
+        # the handshake, and the page tries again.
+        group = realtime.group_name(self.game_id)
+        await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         if not await self._arrive():
+            await self.channel_layer.group_discard(group, self.channel_name)
             await self.close(code=CLOSE_TOO_MANY_SOCKETS)  # the page says why, and does not retry
             return
-        self.group = realtime.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.group = group
         await self._send(await self._catch_up(None, page_stamp=self._query("stamp")))
         await self._announce_presence()
 
@@ -130,7 +134,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _announce_presence(self) -> None:
-        realtime.announce_presence(self.game_id)
+        realtime.announce_presence(self.game_id)  # never raises: announcements are handed off
 
     @database_sync_to_async
     def _leave(self) -> None:

@@ -41,9 +41,14 @@ def _count_down(key: str) -> None:
 
 def arrive(game_id: int, user_id: int) -> bool:
     """Count a new socket of ``user_id`` on ``game_id``; False, counting nothing, when the user
-    already holds the most sockets allowed on that game or in all."""
-    on_game = _count_up(_key(game_id, user_id))
-    in_all = _count_up(_user_key(user_id))
+    already holds the most sockets allowed on that game or in all. Redis away (or a pooled
+    connection that met its restart): the socket is let in uncounted, as pages are still served."""
+    try:
+        on_game = _count_up(_key(game_id, user_id))
+        in_all = _count_up(_user_key(user_id))
+    except RedisError as error:
+        logger.warning("socket counts unavailable (%s); socket of user %s let in", error, user_id)
+        return True
     if on_game > MAX_SOCKETS_PER_GAME or in_all > MAX_SOCKETS_PER_USER:
         leave(game_id, user_id)
         return False
@@ -51,8 +56,11 @@ def arrive(game_id: int, user_id: int) -> bool:
 
 
 def leave(game_id: int, user_id: int) -> None:
-    _count_down(_key(game_id, user_id))
-    _count_down(_user_key(user_id))
+    try:
+        _count_down(_key(game_id, user_id))
+        _count_down(_user_key(user_id))
+    except RedisError as error:  # the counts expire by themselves
+        logger.warning("socket counts unavailable (%s)", error)
 
 
 def connected(game_id: int, user_ids) -> set[int]:

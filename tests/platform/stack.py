@@ -364,8 +364,8 @@ VERSION = re.compile(r'"stamp":"(\d+)\.')  # a live page's frame: {"type":"regio
 class WatchSocket:
     """A game page's socket, in a thread of its own: keeps every message with its arrival time."""
 
-    def __init__(self, base_url: str, user: SiteUser, game_id: int, token: str | None = None):
-        query = f"?token={urllib.parse.quote(token)}" if token else ""
+    def __init__(self, base_url: str, user: SiteUser, game_id: int, stamp: str | None = None):
+        query = f"?stamp={urllib.parse.quote(stamp)}" if stamp else ""  # what the page shows (games.live)
         self.url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}/{query}"
         self.origin, self.cookie = base_url, user.cookie
         self.messages: list[tuple[float, str]] = []

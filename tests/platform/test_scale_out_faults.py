@@ -20,7 +20,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import services
+from games import live, services
 from games.models import Game, MoveEvent, PendingNotification
 from games.sites import warm_up_bots
 from tests.platform.daphne_load import DAPHNE_APPLICATION_NAME
@@ -200,7 +200,7 @@ def test_a_redis_restart_loses_and_doubles_nothing_and_sockets_catch_up(stack, m
     watcher = WatchSocket(stack.base_url("b"), bo_http, game.pk)
     watcher.wait_for_version(0)
     game = Game.objects.get(pk=game.pk)
-    seen_token = game.board_token
+    seen_stamp = live.stamp_of(game)
 
     stack.redis.stop()  # queued tasks, cached states, rate limits and the channel layer are lost
     # A move during the outage: the database is the truth, so it is played.
@@ -213,8 +213,8 @@ def test_a_redis_restart_loses_and_doubles_nothing_and_sockets_catch_up(stack, m
     time.sleep(1.5)
     stack.redis.start()
 
-    # The page's socket reconnects with the token of the board it shows and gets the new one.
-    reconnected = wait_until(lambda: _connect(stack, bo_http, game, seen_token), 30, 0.5,
+    # The page's socket reconnects with the stamp of what it shows and gets what changed.
+    reconnected = wait_until(lambda: _connect(stack, bo_http, game, seen_stamp), 30, 0.5,
                              what="the socket to reconnect")
     reconnected.wait_for_version(1)
     # The deadline sweep applies the timeout, once, and the socket is told.
@@ -229,9 +229,9 @@ def test_a_redis_restart_loses_and_doubles_nothing_and_sockets_catch_up(stack, m
         assert stack.workers[worker].poll() is None, stack.log(worker).read_text()[-3000:]
 
 
-def _connect(stack: Stack, user: SiteUser, game: Game, token: str) -> WatchSocket | None:
+def _connect(stack: Stack, user: SiteUser, game: Game, stamp: str) -> WatchSocket | None:
     try:
-        socket = WatchSocket(stack.base_url("b"), user, game.pk, token=token)
+        socket = WatchSocket(stack.base_url("b"), user, game.pk, stamp=stamp)
     except AssertionError:
         return None
     time.sleep(0.3)

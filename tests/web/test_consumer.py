@@ -230,3 +230,26 @@ def test_heartbeats_cost_no_read_and_a_flood_of_frames_closes_the_socket(make_us
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_user_holds_a_bounded_number_of_sockets_over_all_games(make_user, monkeypatch):
+    from games import presence
+    from games.consumers import CLOSE_TOO_MANY_SOCKETS
+
+    monkeypatch.setattr(presence, "MAX_SOCKETS_PER_USER", 2)
+    ana, bo = make_user(), make_user()
+    games = [toy_game(ana, bo) for _ in range(3)]
+
+    async def scenario():
+        first, second = (communicator_for(game, ana, stamp=live.stamp_of(game)) for game in games[:2])
+        assert (await first.connect())[0] and (await second.connect())[0]
+        third = communicator_for(games[2], ana, stamp=live.stamp_of(games[2]))
+        await third.connect()
+        assert await third.receive_output(timeout=5) == {"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS}
+        other = communicator_for(games[2], bo, stamp=live.stamp_of(games[2]))  # another user is not counted
+        assert (await other.connect())[0]
+        for socket in (first, second, other):
+            await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)

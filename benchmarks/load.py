@@ -208,6 +208,7 @@ class Stats:
     socket_retries: int = 0
     move_latency: list[float] = field(default_factory=list)
     push_bytes: list[int] = field(default_factory=list)
+    push_bytes_by_game: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     frame_bytes: list[int] = field(default_factory=list)  # every frame a socket got, probes and presence too
 
     def error(self, what: str) -> None:
@@ -268,6 +269,7 @@ class Socket:
                 if found:
                     version = int(found.group(1))
                     self.stats.push_bytes.append(len(data))
+                    self.stats.push_bytes_by_game[self.game_id].append(len(data))
                     self.arrivals.setdefault(version, now)
                     self.last_version = version
                     self.changed.set()
@@ -626,6 +628,8 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
         print(f"  bytes per push: median {statistics.median(stats.push_bytes) / 1024:.1f} KiB, "
               f"mean {statistics.mean(stats.push_bytes) / 1024:.1f} KiB, largest frame "
               f"{max(stats.frame_bytes) / 1024:.1f} KiB; {sum(stats.frame_bytes) / 2**20:.1f} MiB in all frames")
+    for kind, sizes in sorted(report.get("push_bytes_by_kind", {}).items()):
+        print(f"    {kind:10} median {statistics.median(sizes) / 1024:.1f} KiB over {len(sizes)} frames")
     dropped = sum(1 for error in stats.errors if "closed by the server" in error)
     print(f"  sockets closed by the server: {dropped} of {report['sockets']}")
     print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "
@@ -761,6 +765,10 @@ def run(args, started: float, load_before: str, log_dir: Path) -> int:
                     latencies.append(max(0.0, arrived - committed))
                     by_kind[kinds[game_id]].append(max(0.0, arrived - committed))
         report["push_latency"], report["push_latency_by_kind"] = latencies, by_kind
+        sizes_by_kind = defaultdict(list)
+        for game_id, sizes in stats.push_bytes_by_game.items():
+            sizes_by_kind[kinds.get(game_id, "other")].extend(sizes)
+        report["push_bytes_by_kind"] = sizes_by_kind
         from games.models import MoveEvent
 
         committed_count = {"all": MoveEvent.objects.filter(game_id__in=all_ids).count(),

@@ -221,7 +221,7 @@ def presence_drawn(game_id: int, user, announcement: str | None) -> live.Drawn |
     if game is None:
         return None
     key = ("presence", announcement) if announcement else None
-    return live.draw(live.LiveView(game, None, None, seated=False), live.PRESENCE, key=key)
+    return live.draw(live.LiveView(game, None), live.PRESENCE, key=key)
 
 
 def forget_renders() -> None:

@@ -115,11 +115,11 @@ def cached_view(game: Game, seat: int | None) -> dict:
 class LiveView:
     """One viewer's page of one game at its current version: what regions are drawn from."""
 
-    def __init__(self, game: Game, user, seat: int | None = None, *, seated: bool | None = None, request=None):
+    def __init__(self, game: Game, user, *, request=None):
         self.game = game
-        self.user = user
+        self.user = user  # None: nobody in particular (a public region's drawing)
         self.request = request  # a page's or an answer's: its USER regions are drawn with it
-        self.seat = selectors.seat_of(game, user) if seated is None else seat
+        self.seat = selectors.seat_of(game, user)
 
     @cached_property
     def seat_view(self) -> dict:
@@ -132,10 +132,6 @@ class LiveView:
     @cached_property
     def your_move(self) -> bool:
         return self.game.status == Game.Status.ACTIVE and self.seat is not None and self.seat in self.game.awaiting
-
-    @cached_property
-    def seat_row(self):
-        return next((s for s in self.game.seats.all() if s.index == self.seat), None)
 
     def audience(self, region: Region) -> str:
         return region.audience(self) if callable(region.audience) else region.audience

@@ -18,7 +18,9 @@ workers and one beat, over a throw-away database (migrated afresh) and the launc
    of ``--rates`` requests per second for ``--page-seconds`` each.
 
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
-``created_at``) to its arrival at each socket, p50/p95/max, and bytes per push; moves committed
+``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
+group send to the same sockets); bytes per push (by game kind), the largest frame, bytes of all
+frames, sockets the server closed; moves committed
 per second; errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
 must be 0); CPU and memory per process (psutil); PostgreSQL connections in use. Then the checks:
 each socket's last version is its game's version in the database, every game replays from its

@@ -54,6 +54,7 @@ from games.hextremadura.models import CasualPar, DailyAttempt, DailyPuzzle
 from games.models import ChatMessage, Game, MoveEvent, Seat
 from games.services import adjudication
 from games.sites import offered_sites
+from tests.support import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -275,13 +276,7 @@ def current_page(game: Game, user) -> consumers.Page:
 
 # --- Hextension -----------------------------------------------------------------------------
 
-def hextension_place(game: Game, user, seat: int, cells: list[str]) -> dict:
-    current = Game.objects.get(pk=game.pk)
-    view = hextension.view(state_store.load(current), seat)
-    placements = dict(zip(view["drawn"], cells))
-    services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": placements},
-                         expected_version=current.version)
-    return placements
+hextension_place = factories.hextension_place
 
 
 def pending_markers(placements: dict, round_number: int) -> list[str]:

@@ -21,3 +21,26 @@ def toy_game(*users, ai_seats=None, target: int = 15, turn_seconds=None, visibil
         services.start_game(game_id=game.pk)
         game.refresh_from_db()
     return game
+
+
+def hexland_room(*users, **config) -> Game:
+    """A started Hexland room of ``users`` on the fixed map (``config`` adds to its settings)."""
+    game = services.create_game(kind="hexland", config={"players": len(users), "layout": "fixed", **config},
+                                created_by=users[0], players=list(users), join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def hextension_place(game: Game, user, seat: int, cells: list[str] | None = None) -> dict:
+    """``seat`` places this round's tiles on ``cells`` (default: its first empty cells)."""
+    from games import state_store
+    from games.hextension import engine as hextension
+
+    current = Game.objects.get(pk=game.pk)
+    view = hextension.view(state_store.load(current), seat)
+    free = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
+    placements = dict(zip(view["drawn"], cells or free))
+    services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": placements},
+                         expected_version=current.version)
+    return placements

@@ -13,6 +13,7 @@ from games.hexland.engine.board import RESOURCES
 from games.hexland.forms import parse_move_form
 from games.hexland.templatetags.hexland_actions import hexland_actions
 from games.models import Game, MoveEvent
+from tests.support.factories import hexland_room
 
 pytestmark = pytest.mark.django_db
 
@@ -77,10 +78,7 @@ def test_two_players_play_through_the_forms_and_never_see_each_others_cards(clie
 
 def test_a_move_out_of_turn_or_malformed_is_refused_and_writes_nothing(client, make_user):
     ana, bo = make_user("ana"), make_user("bo")
-    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"},
-                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
-    services.start_game(game_id=game.pk)
-    game.refresh_from_db()
+    game = hexland_room(ana, bo)
     waiting = {0: ana, 1: bo}[1 - game.awaiting[0]]
     client.force_login(waiting)
     response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "place_settlement", "node": 3})
@@ -120,10 +118,7 @@ def test_a_form_sent_incomplete_is_refused_in_a_players_words(fields, message):
 
 def test_an_offer_of_no_cards_is_refused_in_a_players_words(client, make_user):
     ana, bo = make_user("ana"), make_user("bo")
-    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"},
-                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
-    services.start_game(game_id=game.pk)
-    game.refresh_from_db()
+    game = hexland_room(ana, bo)
     client.force_login({0: ana, 1: bo}[game.awaiting[0]])
     empty = {f"{side}_{name}": 0 for side in ("give", "get") for name in RESOURCES}
     response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "offer", **empty},

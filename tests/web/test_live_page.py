@@ -17,10 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import consumers, live, services, state_store
-from games.hextension import engine as hextension
 from games.models import Game, MoveEvent
 from games.sites import get_engine
-from tests.support.factories import toy_game
+from tests.support.factories import hexland_room, hextension_place, toy_game
 
 pytestmark = pytest.mark.django_db
 
@@ -33,14 +32,7 @@ def hextension_game(users, tiles_per_round=1, **config) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def place(game: Game, user, seat: int, cells: list[str] | None = None) -> dict:
-    current = Game.objects.get(pk=game.pk)
-    view = hextension.view(state_store.load(current), seat)
-    free = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
-    placements = dict(zip(view["drawn"], cells or free))
-    services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": placements},
-                         expected_version=current.version)
-    return placements
+place = hextension_place
 
 
 def current_page(game: Game, user) -> consumers.Page:
@@ -259,9 +251,7 @@ def test_every_form_of_every_pushed_region_posts_without_a_csrf_failure(make_use
     posted += post_every_pushed_form(room, ana) + post_every_pushed_form(room, bo)
 
     # Hexland through its phases: every seat's forms at every few positions.
-    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed", "timers": "normal"},
-                                created_by=ana, players=[ana, bo], join=False, turn_seconds=120)
-    services.start_game(game_id=game.pk)
+    game = hexland_room(ana, bo, timers="normal")
     engine, rng, users, phases = get_engine("hexland"), random.Random(3), {0: ana, 1: bo}, set()
     for step in range(140):
         game.refresh_from_db()
@@ -304,9 +294,7 @@ def test_a_pages_forms_carry_its_own_csrf_token_and_a_frame_none(client, make_us
     """The drawings are shared; the token is the request's: a page without JavaScript posts its
     plain forms with it, and no socket frame carries anyone's token."""
     ana, bo = make_user(), make_user()
-    game = services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"}, created_by=ana,
-                                players=[ana, bo], join=False, turn_seconds=120)
-    services.start_game(game_id=game.pk)
+    game = hexland_room(ana, bo)
     client.force_login(ana)
     page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
     token = client.cookies["csrftoken"].value
@@ -327,9 +315,7 @@ def test_every_region_a_socket_may_push_is_on_the_page(client, make_user):
 
     ana, bo = make_user(), make_user()
     games = [toy_game(ana, bo), hextension_game([ana, bo]), start_casual_game(user=ana),
-             services.create_game(kind="hexland", config={"players": 2, "layout": "fixed"}, created_by=ana,
-                                  players=[ana, bo], join=False, turn_seconds=120)]
-    services.start_game(game_id=games[-1].pk)
+             hexland_room(ana, bo)]
     client.force_login(ana)
     for game in games:
         game.refresh_from_db()

@@ -6,15 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from games import services, state_store
 from django.template.loader import render_to_string
 
-from games import live
-from games.hextension import engine as hextension
+from games import live, services
 from games.hextension import fragments
 from games.hextension.svg import describe_tile
 from games.models import Game
+from tests.support.factories import hextension_place
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +24,7 @@ def game_of(users, tiles_per_round=1) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def submit(game: Game, user, seat: int, cells: list[str]) -> dict:
-    current = Game.objects.get(pk=game.pk)
-    view = hextension.view(state_store.load(current), seat)
-    placements = dict(zip(view["drawn"], cells))
-    services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": placements},
-                         expected_version=current.version)
-    return placements
+submit = hextension_place
 
 
 def board_of(game: Game, user, *, cold: bool = False) -> str:

@@ -11,15 +11,24 @@ WITH_SERVICES := $(PY) -m hexsite.localservices --
 WITH_TEST_SERVICES := $(PY) -m hexsite.localservices --private-redis --
 HEXSITE_HOST ?= 127.0.0.1
 HEXSITE_PORT ?= 8000
-# Scale-out: `make run WEB=2 WORKERS=2` runs two Daphne processes sharing one listening socket
-# (hexsite/serve.py) and two Celery workers; always one beat.
+# Scale-out: `make run WEB=2 WORKERS=2` serves the pages with two gunicorn workers and the game
+# sockets with SOCKETS Daphnes on the next port (hexsite/serve.py), and runs two Celery workers
+# for the "play" queue (AI moves, timers); always one worker for the default queue (e-mails,
+# sweeps), one for the "solver" queue (pars) and one beat.
 WEB ?= 1
 WORKERS ?= 1
-export HEXSITE_HOST HEXSITE_PORT WEB
+# The game sockets get Daphne processes of their own (SOCKETS=0: the web processes serve them),
+# on HEXSITE_SOCKET_PORT (default: the next port after HEXSITE_PORT).
+SOCKETS ?= 1
+export HEXSITE_HOST HEXSITE_PORT WEB SOCKETS
 
-.PHONY: run test install migrate superuser bench load clean
+.PHONY: run test install catalogues messages migrate superuser bench load lighthouse lighthouse-live clean
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed catalogues
+
+# The translation catalogues, compiled when a .po is newer than its .mo (hexsite/catalogues.py).
+catalogues: $(VENV)/.installed
+	@$(PY) -m hexsite.catalogues
 
 $(VENV)/.installed: pyproject.toml package.json package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,9 +40,18 @@ $(VENV)/.installed: pyproject.toml package.json package-lock.json
 run: install
 	@mkdir -p var
 	$(WITH_SERVICES) bash -c '\
-	  $(PY) manage.py migrate --noinput && \
+	  $(PY) manage.py migrate --noinput && $(PY) manage.py collectstatic --noinput --verbosity 0 && \
 	  echo && echo "  hexsite is starting: open http://$(HEXSITE_HOST):$(HEXSITE_PORT)/  (Ctrl-C stops everything)" && echo && \
-	  exec $(VENV)/bin/honcho -f Procfile start -c web=1,worker=$(WORKERS),beat=1'
+	  exec $(VENV)/bin/honcho -f Procfile start -c web=1,play=$(WORKERS),worker=1,solver=1,beat=1'
+
+# After changing a marked string: gather the strings into locale/*/django.po and djangojs.po
+# (needs GNU gettext's xgettext and msgmerge, `apt-get install gettext`), then translate them.
+MAKEMESSAGES := $(PY) manage.py makemessages -l de -l es --no-obsolete --add-location file \
+  --ignore '.venv/*' --ignore 'node_modules/*' --ignore 'staticfiles/*' --ignore 'var/*' --ignore 'tests/*' --ignore 'benchmarks/*'
+messages: install
+	mkdir -p locale
+	$(MAKEMESSAGES)
+	$(MAKEMESSAGES) -d djangojs --ignore 'static/vendor/*'
 
 # pytest exits 5 when it collects no tests: that is a failure here too, never hidden.
 test: install
@@ -45,14 +63,26 @@ superuser: install
 	$(WITH_SERVICES) bash -c '$(PY) manage.py migrate --noinput && $(PY) manage.py createsuperuser'
 
 bench: install
-	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do case $$b in benchmarks/load.py|benchmarks/live_swaps.py) continue;; esac; echo "== $$b"; $(PY) $$b || exit 1; done'
+	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do case $$b in benchmarks/load.py|benchmarks/live_swaps.py|benchmarks/lighthouse.py|benchmarks/lighthouse_live.py) continue;; esac; echo "== $$b"; $(PY) $$b || exit 1; done'
 
 # The load harness: starts the site like `make run WEB=2 WORKERS=2` (on a throw-away database),
 # drives it with HTTP and WebSocket clients for about 3 minutes, prints the figures and checks.
 # LOAD_ARGS passes options (see `python benchmarks/load.py --help`).
 load: install
 	@mkdir -p var
+	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(WITH_SERVICES) $(PY) benchmarks/load.py --web $(WEB_LOAD) --workers $(WORKERS_LOAD) $(LOAD_ARGS)
+
+# Lighthouse over the main pages of the site `make run` serves (same HEXSITE_PORT, same checkout).
+lighthouse: install
+	$(WITH_SERVICES) $(PY) benchmarks/lighthouse.py $(LIGHTHOUSE_ARGS)
+
+# Lighthouse on a live Hexland room while its AI seats play, beside a room waiting for the
+# viewer; starts its own site on a throw-away database (benchmarks/lighthouse_live.py).
+lighthouse-live: install
+	@mkdir -p var
+	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(WITH_SERVICES) $(PY) benchmarks/lighthouse_live.py $(LIGHTHOUSE_ARGS)
 
 WEB_LOAD ?= 2
 WORKERS_LOAD ?= 2

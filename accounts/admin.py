@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.admin_base import SiteAdminMixin
@@ -15,7 +16,7 @@ from games.admin_base import SiteAdminMixin
 @admin.register(User)
 class UserAdmin(SiteAdminMixin, BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
-        ("Profile", {"fields": ("display_name", "timezone", "email_notifications")}),
+        (_("Profile"), {"fields": ("display_name", "timezone", "email_notifications", "language")}),
     )
     list_display = ("username", "email", "display_name", "is_staff", "is_active", "date_joined")
     search_fields = ("username", "display_name", "first_name", "last_name", "email")

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
     # allauth's account app (e-mail addresses) is "Accounts" in the admin: ours is the players.
-    verbose_name = "Players"
+    verbose_name = _("Players")
 
     def ready(self) -> None:
         from accounts import signals  # noqa: F401  (connects the superuser receiver)

@@ -2,6 +2,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts import services
 from accounts.forms import ProfileForm
@@ -14,7 +17,7 @@ def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         services.update_profile(request.user, **form.cleaned_data)
-        messages.success(request, "Your profile has been saved.")
+        messages.success(request, _("Your profile has been saved."))
         return redirect("profile")
     context = {"form": form, "player": request.user, **_player_sections(request.user)}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
@@ -29,4 +32,14 @@ def player(request, username: str):
 
 
 def _player_sections(person: User) -> dict:
-    return {"stats": selectors.player_stats(person), "game_sections": selectors.profile_sections(person)}
+    return {"game_sections": selectors.profile_sections(person)}
+
+
+@require_POST
+def set_language(request):
+    """The footer's language switcher: Django's own view (the cookie, back to the page) and,
+    for a signed-in player, the choice saved for their pages and e-mails."""
+    response = django_set_language(request)
+    if request.user.is_authenticated:
+        services.save_language(request.user, request.POST.get("language", ""))
+    return response

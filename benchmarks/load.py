@@ -4,18 +4,23 @@ clients over loopback, bounded in count and time; figures printed, state checked
     make load                                   (sets everything up; about 3 minutes)
     .venv/bin/python -m hexsite.localservices -- .venv/bin/python benchmarks/load.py [options]
 
-What runs: ``hexsite.serve`` with ``--web`` Daphne processes on one socket, ``--workers`` Celery
-workers and one beat, over a throw-away database (migrated afresh) and the launcher's Redis
-(its own key prefixes), DEBUG off. What drives it (one asyncio process, aiohttp):
+What runs: ``hexsite.serve`` with ``--web`` gunicorn workers for the pages and ``--sockets``
+Daphnes for the game sockets on a second port (``--sockets 0``: ``--web`` Daphnes serve both),
+``--workers`` Celery workers of the play queue, one of the default queue, one niced solver
+(``--queues shared``: ``--workers`` workers taking every queue, the layout before) and one beat,
+over a throw-away database (migrated afresh) and the launcher's Redis (its own key prefixes),
+DEBUG off. What drives it (one asyncio process, aiohttp):
 
 1. Hextension: ``--games`` correspondence games of ``--seats`` players, every player watching
    their game's socket; each of ``--rounds`` rounds, every player submits once (spread over
-   ``--spread`` seconds), then all sockets must have seen the round close.
+   ``--spread`` seconds), then all sockets must have seen the round close; then the burst
+   (unless ``--no-burst``): one more round with every seat submitting within one second.
 2. Hexland, at the same time: ``--rooms`` live rooms at the fast preset, two scripted humans
    (a legal move, weighted, after a short think) and two AI seats each, plus ``--spectators``
-   watching each room, for as long as the Hextension rounds last.
-3. Pages: lobby, dashboard, game pages, league standings, as an open-loop stream at each rate
-   of ``--rates`` requests per second for ``--page-seconds`` each.
+   watching each room, until the rounds and the pages are done.
+3. Pages, while 1 and 2 play: lobby, dashboard, game pages, league standings, as an open-loop
+   stream at each rate of ``--rates`` requests per second for ``--page-seconds`` each.
+4. ``--par N``: N daily puzzles queue their par at the start (the solver's work beside the AI's).
 
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
@@ -68,13 +73,16 @@ def free_port() -> int:
 
 
 class Site:
-    def __init__(self, database: str, web: int, workers: int, log_dir: Path):
+    def __init__(self, database: str, web: int, workers: int, log_dir: Path, queues: str = "split", sockets: int = 1,
+                 pages: str = "gunicorn"):
         from urllib.parse import urlsplit, urlunsplit
 
         url = urlsplit(os.environ["DATABASE_URL"])
         self.database_url = urlunsplit(url._replace(path=f"/{database}"))
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.socket_port = free_port() if sockets else self.port
+        self.socket_base = f"ws://127.0.0.1:{self.socket_port}"
         self.log_dir = log_dir
         self.env = dict(os.environ, DATABASE_URL=self.database_url, PGAPPNAME=PGAPPNAME, DATABASE_POOL="1",
                         DEBUG="0", SECURE_SSL_REDIRECT="0",
@@ -83,11 +91,20 @@ class Site:
         self.processes: dict[str, subprocess.Popen] = {}
         bin_dir = Path(sys.executable).parent
         self.start("web", [sys.executable, "-m", "hexsite.serve", "--port", str(self.port), "--processes", str(web),
+                           "--socket-processes", str(sockets), "--socket-port", str(self.socket_port), "--pages", pages,
                            "--", "--access-log", os.devnull])
-        for i in range(workers):
-            self.start(f"worker{i + 1}", [str(bin_dir / "celery"), "-A", "hexsite", "worker", "--loglevel", "WARNING",
-                                          "--concurrency", "2", "--hostname", f"load{i + 1}@%h", "--without-gossip",
-                                          "--without-mingle"])
+        celery = [str(bin_dir / "celery"), "-A", "hexsite", "worker", "--loglevel", "WARNING", "--without-gossip",
+                  "--without-mingle"]
+        if queues == "split":  # as the Procfile: play workers, one default worker, one niced solver
+            for i in range(workers):
+                self.start(f"play{i + 1}", [*celery, "-Q", "play", "--concurrency", "2", "--hostname", f"play{i + 1}@%h"])
+            self.start("worker", [*celery, "-Q", "celery", "--concurrency", "2", "--hostname", "worker@%h"])
+            self.start("solver", ["nice", "-n", "19", *celery, "-Q", "solver", "--concurrency", "1",
+                                  "--hostname", "solver@%h"])
+        else:  # "shared": every worker takes every queue (the layout before the play queue)
+            for i in range(workers):
+                self.start(f"worker{i + 1}", [*celery, "-Q", "play,celery,solver", "--concurrency", "2",
+                                              "--hostname", f"load{i + 1}@%h"])
         self.start("beat", [str(bin_dir / "celery"), "-A", "hexsite", "beat", "--loglevel", "WARNING",
                             "--schedule", str(log_dir / "beat-schedule")])
 
@@ -95,6 +112,25 @@ class Site:
         log = open(self.log_dir / f"{name}.log", "w")
         self.processes[name] = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                                 start_new_session=True)
+
+    def daphnes(self) -> dict[str, int]:
+        """The pid of each process serving requests, by name: web0, web1... (Daphnes serving the
+        pages, and the sockets unless they have their own), web-1, web-2... (gunicorn's workers,
+        when it serves the pages) and sockets0... (the sockets' Daphnes)."""
+        import psutil
+
+        found = {}
+        try:
+            for child in psutil.Process(self.processes["web"].pid).children():
+                name = child.environ().get("HEXSITE_WEB_PROCESS", str(child.pid))
+                workers = child.children()
+                if workers:  # gunicorn: its master only supervises
+                    found |= {f"{name}-{i + 1}": worker.pid for i, worker in enumerate(workers)}
+                else:
+                    found[name] = child.pid
+        except psutil.Error:
+            pass
+        return found
 
     def stop(self) -> None:
         for process in self.processes.values():
@@ -116,8 +152,8 @@ class Site:
             try:
                 root = psutil.Process(process.pid)
                 if name == "web":
-                    for i, child in enumerate(root.children()):
-                        found[f"daphne{i + 1}"] = [child]
+                    for role, pid in self.daphnes().items():
+                        found[f"daphne {role}"] = [psutil.Process(pid)]
                 else:
                     found[name] = [root, *root.children(recursive=True)]
             except psutil.Error:
@@ -178,6 +214,78 @@ class Sampler:
         self._thread.join()
 
 
+class Profiler:
+    """py-spy (a sampling profiler that attaches to a running process) on each Daphne while the
+    games play: raw stacks in the log folder, the top of them printed (``--profile``)."""
+
+    RATE = 50
+
+    def __init__(self, site: Site, enabled: bool):
+        self.site, self.enabled = site, enabled
+        self.runs: list[tuple[Path, subprocess.Popen]] = []
+
+    def __enter__(self):
+        if self.enabled:
+            spy = str(Path(sys.executable).with_name("py-spy"))
+            for role, pid in self.site.daphnes().items():
+                out = self.site.log_dir / f"profile-daphne-{role}.txt"
+                self.runs.append((out, subprocess.Popen(
+                    [spy, "record", "--pid", str(pid), "--rate", str(self.RATE), "--format", "raw", "--output", str(out),
+                     "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+        return self
+
+    def __exit__(self, *exc):
+        for _, run in self.runs:
+            run.send_signal(signal.SIGINT)
+        for _, run in self.runs:
+            try:
+                run.wait(30)
+            except subprocess.TimeoutExpired:
+                run.kill()
+
+    def top(self, count: int = 18) -> list[str]:
+        """Inclusive and own shares of the samples by function, for the HTTP Daphnes and the
+        sockets' own (when they have their own)."""
+        lines = []
+        for role in ("web", "sockets"):
+            runs = [out for out, _ in self.runs if out.name.startswith(f"profile-daphne-{role}")]
+            if runs:
+                lines.append(f"  {'HTTP' if role == 'web' else 'game sockets'} ({len(runs)} process{'es' if len(runs) > 1 else ''}):")
+                lines += self._top(runs, count)
+        return lines
+
+    def _top(self, runs: list[Path], count: int) -> list[str]:
+        inclusive, own, total = Counter(), Counter(), 0
+        for out in runs:
+            if not out.exists():
+                continue
+            for line in out.read_text().splitlines():
+                stack, _, n = line.rpartition(" ")
+                if not n.isdigit():
+                    continue
+                frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")]
+                total += int(n)
+                for frame in set(frames[1:]):  # frames[0] is the thread
+                    inclusive[frame] += int(n)
+                own[frames[-1]] += int(n)
+        if not total:
+            return ["  (no samples: py-spy may lack permission to attach)"]
+        lines = [f"  {total} samples at {self.RATE}/s; inclusive share, the site's own functions:"]
+        ours = ("games/", "hexsite/", "accounts/", "moderation/")
+        shown = [f for f, _ in inclusive.most_common() if any(o in f for o in ours)][:count]
+        for frame, n in sorted(((f, inclusive[f]) for f in shown), key=lambda x: -x[1]):
+            lines.append(f"    {100 * n / total:5.1f}%  {_short(frame)}")
+        lines.append("  own time (the function itself running), top:")
+        for frame, n in own.most_common(count // 2):
+            lines.append(f"    {100 * n / total:5.1f}%  {_short(frame)}")
+        return lines
+
+
+def _short(frame: str) -> str:
+    frame = frame.replace(f"({ROOT}/", "(")
+    return re.sub(r"\(\S*/(site-packages|lib/python3\.\d+)/", "(", frame)
+
+
 def _proc(pid: int):
     import psutil
 
@@ -228,9 +336,9 @@ class Player:
 class Socket:
     """One open game page: every message's arrival time and version."""
 
-    def __init__(self, http, base: str, player: Player, game_id: int, stats: Stats):
+    def __init__(self, http, base: str, socket_base: str, player: Player, game_id: int, stats: Stats):
         self.http, self.player, self.game_id, self.stats = http, player, game_id, stats
-        self.url = base.replace("http://", "ws://") + f"/ws/games/{game_id}/"
+        self.url = socket_base + f"/ws/games/{game_id}/"
         self.origin = base
         self.arrivals: dict[int, float] = {}
         self.probes: list[float] = []  # the floor: latencies of plain 1 KiB group sends
@@ -424,6 +532,56 @@ def hexland_turn(game_id: int, seat: int) -> tuple[dict, int] | None:
     return ai.choose_weighted(moves, random.Random()), game.version
 
 
+def daily_puzzles(count: int) -> list[int]:
+    """``count`` daily puzzles of days to come, each queueing its par (the solver's 1-60 s of CPU)."""
+    import datetime as dt
+
+    from django.db import transaction
+
+    from games.hextremadura import services as hextremadura
+
+    ids = []
+    for n in range(count):
+        with transaction.atomic():
+            ids.append(hextremadura.ensure_puzzle(dt.date(2100, 1, 1) + dt.timedelta(days=n)).pk)
+    return ids
+
+
+def ai_delays(room_ids: list[int], delay: float) -> list[float]:
+    """Seconds from the event an AI seat answered to its move, less the AI's set pause: how long
+    its task waited for a worker and ran."""
+    from games.models import MoveEvent
+
+    delays, previous = [], {}
+    for game_id, kind, created in (MoveEvent.objects.filter(game_id__in=room_ids).order_by("game_id", "seq")
+                                   .values_list("game_id", "kind", "created_at")):
+        if kind == MoveEvent.Kind.AI and game_id in previous:
+            delays.append(max(0.0, (created - previous[game_id]).total_seconds() - delay))
+        previous[game_id] = created
+    return delays
+
+
+def committed_between(game_ids: list[int], start: float, end: float) -> int:
+    from datetime import datetime, timezone
+
+    from games.models import MoveEvent
+
+    return MoveEvent.objects.filter(game_id__in=game_ids, created_at__gte=datetime.fromtimestamp(start, timezone.utc),
+                                    created_at__lt=datetime.fromtimestamp(end, timezone.utc)).count()
+
+
+def burst_commits(game_ids: list[int], start: float) -> tuple[int, float]:
+    """The burst's submissions and the seconds from its first request to its last commit."""
+    from datetime import datetime, timezone
+
+    from games.models import MoveEvent
+
+    times = list(MoveEvent.objects.filter(game_id__in=game_ids, kind=MoveEvent.Kind.MOVE,
+                                          created_at__gte=datetime.fromtimestamp(start, timezone.utc))
+                 .values_list("created_at", flat=True))
+    return len(times), (max(times).timestamp() - start) if times else 0.0
+
+
 def db_versions(game_ids: list[int]) -> dict[int, int]:
     from games.models import Game
 
@@ -457,7 +615,7 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
         sockets: list[Socket] = []
         by_game: dict[int, list[Socket]] = defaultdict(list)
         for game_id, player in data["watchers"]:
-            sock = Socket(http, base, player, game_id, stats)
+            sock = Socket(http, base, site.socket_base, player, game_id, stats)
             sockets.append(sock)
             by_game[game_id].append(sock)
         for i in range(0, len(sockets), 20):
@@ -474,39 +632,39 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
                       for game_id, player, seat in data["humans"]]
 
         phase_start = time.time()
-        for round_ in range(1, args.rounds + 1):
-            async def submit(game_id: int, seat: int, player: Player):
-                await asyncio.sleep(random.uniform(0, args.spread))
-                move, version = await asyncio.to_thread(hextension_move, game_id, seat)
-                await post_move(http, base, player, game_id, move, version, stats, "hextension")
+        # Pages are read while the games play: the Hextension rounds, then the burst, with the
+        # Hexland rooms playing throughout (they stop once the pages and the rounds are done).
+        pages_task = asyncio.create_task(read_pages(args, http, base, data, stats, report))
+        prepared: dict[tuple[int, int], tuple[dict, int]] = {}
 
-            await asyncio.gather(*(submit(game_id, seat, player) for game_id, seat, player in data["submitters"]))
+        async def submit(game_id: int, seat: int, player: Player, spread: float):
+            await asyncio.sleep(random.uniform(0, spread))
+            move, version = prepared.pop((game_id, seat), None) or await asyncio.to_thread(hextension_move, game_id, seat)
+            await post_move(http, base, player, game_id, move, version, stats, "hextension")
+
+        async def play_round(round_: int, spread: float) -> None:
+            await asyncio.gather(*(submit(game_id, seat, player, spread) for game_id, seat, player in data["submitters"]))
             versions = await asyncio.to_thread(db_versions, data["hextension_ids"])
             waits = [s.wait_version(versions[s.game_id], 30) for g in data["hextension_ids"] for s in by_game[g]]
             if not all(await asyncio.gather(*waits)):
                 stats.error(f"round {round_}: some sockets never saw the round close")
+
+        for round_ in range(1, args.rounds + 1):
+            await play_round(round_, args.spread)
         report["hextension_seconds"] = time.time() - phase_start
+        if args.burst:
+            # Every seat of every game submits within one second; the moves are worked out first
+            # (as a player's browser would have them ready), so the harness does not spread them.
+            for game_id, seat, _ in data["submitters"]:
+                prepared[(game_id, seat)] = await asyncio.to_thread(hextension_move, game_id, seat)
+            report["burst_start"] = time.time()
+            await play_round(args.rounds + 1, 1.0)
+        await pages_task
         stop_rooms.set()
         await asyncio.gather(*room_tasks)
         report["play_seconds"] = time.time() - phase_start
         await send_probes(list(by_game))
         report["probes"] = [latency for s in sockets for latency in s.probes]
-
-        # Pages, open loop: requests start on schedule whatever the answers do.
-        pages = data["pages"]
-        for rate in args.rates:
-            tasks = []
-            step_start = time.perf_counter()
-            count = int(rate * args.page_seconds)
-            for i in range(count):
-                due = step_start + i / rate
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
-                name, path = pages[i % len(pages)]
-                tasks.append(asyncio.create_task(get_page(http, base, name, path, data["readers"][i % len(data["readers"])],
-                                                          stats)))
-            results = [r for r in await asyncio.gather(*tasks) if r is not None]
-            elapsed = time.perf_counter() - step_start
-            stats.page_steps.append((rate, len(results), elapsed, results, len(results) / elapsed))
 
         # Quiet, then every socket's last version against the database.
         await asyncio.sleep(3)
@@ -521,6 +679,27 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
 
 
 PROBES = 5
+
+
+async def read_pages(args, http, base: str, data: dict, stats: Stats, report: dict) -> None:
+    """Pages, open loop (requests start on schedule whatever the answers do), at each rate of
+    ``--rates`` in turn, while the games play."""
+    pages = data["pages"]
+    report["pages_from"] = time.time()
+    for rate in args.rates:
+        tasks = []
+        step_start = time.perf_counter()
+        count = int(rate * args.page_seconds)
+        for i in range(count):
+            due = step_start + i / rate
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            name, path = pages[i % len(pages)]
+            tasks.append(asyncio.create_task(get_page(http, base, name, path, data["readers"][i % len(data["readers"])],
+                                                      stats)))
+        results = [r for r in await asyncio.gather(*tasks) if r is not None]
+        elapsed = time.perf_counter() - step_start
+        stats.page_steps.append((rate, len(results), elapsed, results, len(results) / elapsed))
+    report["pages_until"] = time.time()
 
 
 async def send_probes(game_ids: list[int]) -> None:
@@ -598,9 +777,13 @@ def ms(values: list[float], q: float) -> str:
 
 
 def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict, problems: list[str],
-                 committed: dict) -> None:
+                 committed: dict, profile_lines: list[str]) -> None:
     print()
-    print(f"hexsite load: {args.web} Daphne processes on one socket, {args.workers} Celery workers (2 each), 1 beat; "
+    pages = f"{args.web} gunicorn workers (WSGI, threaded)" if args.sockets and args.pages == "gunicorn" else \
+        f"{args.web} Daphne processes"
+    print(f"hexsite load: {pages} for the pages"
+          f"{f', {args.sockets} Daphne for the game sockets' if args.sockets else ' and the game sockets'}, "
+          f"{args.workers} Celery play workers (2 each), 1 beat; "
           f"{os.cpu_count()} CPUs; load average before {times['load_before']}")
     print(f"  Hextension: {args.games} games x {args.seats} players, {args.rounds} rounds; "
           f"Hexland: {args.rooms} rooms (2 scripted humans + 2 AI, fast preset) + {args.spectators} spectators each; "
@@ -636,12 +819,28 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     print(f"  sockets closed by the server: {dropped} of {report['sockets']}")
     print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "
           f"p99 {ms(stats.move_latency, 99)} ms")
+    delays = report.get("ai_delays") or []
+    print(f"  AI moves (Hexland): wait for a worker and run, p50 {ms(delays, 50)} ms  p95 {ms(delays, 95)} ms  "
+          f"max {max(delays, default=0) * 1000:7.1f} ms ({len(delays)} moves; {report.get('pars_queued', 0)} pars queued, "
+          f"{report.get('pars_solved', 0)} solved meanwhile; workers: {args.queues} queues)")
     print()
     play = report["play_seconds"]
     print(f"moves committed: {committed['all']} events in {play:.0f} s of play = {committed['all'] / play:.1f}/s "
           f"(Hextension submissions {stats.moves_ok['hextension']} in {report['hextension_seconds']:.0f} s; "
           f"Hexland human moves {stats.moves_ok['hexland']}, all Hexland events {committed['hexland']}; "
           f"{stats.moves_stale} refused as stale (409), the game having moved on)")
+    if "burst" in report:
+        count, seconds = report["burst"]
+        print(f"burst: every seat submits within 1 s: {count} moves committed in {seconds:.2f} s = "
+              f"{count / max(seconds, 1e-9):.0f}/s")
+    if "pages_moves" in report:
+        print(f"pages were read while the games committed {report['pages_moves']} events "
+              f"({report['pages_moves'] / max(1e-9, report['pages_until'] - report['pages_from']):.1f}/s)")
+    if profile_lines:
+        print()
+        print("profile of the Daphne processes while the games played (py-spy):")
+        for line in profile_lines:
+            print(line)
     print()
     print("processes (CPU % of one core: mean / max; RSS MiB max):")
     for name in sorted(sampler.cpu):
@@ -679,6 +878,16 @@ def main() -> int:
     parser.add_argument("--rates", default="25,50,100", help="page request rates, req/s (default 25,50,100)")
     parser.add_argument("--page-seconds", type=float, default=10.0, help="seconds per page rate (default 10)")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="the driving phase's hard limit (default 300)")
+    parser.add_argument("--no-burst", dest="burst", action="store_false",
+                        help="skip the burst (a last round with every seat submitting within 1 s)")
+    parser.add_argument("--par", type=int, default=0, help="daily puzzles whose par is solved during the run (default 0)")
+    parser.add_argument("--queues", choices=["split", "shared"], default="split",
+                        help="split: the Procfile's play/default/solver workers; shared: every worker takes every queue")
+    parser.add_argument("--sockets", type=int, default=1,
+                        help="Daphne processes of the sockets' own, on a second port (default 1; 0: the web ones serve them)")
+    parser.add_argument("--pages", choices=["gunicorn", "daphne"], default="gunicorn",
+                        help="what serves the pages when the sockets have their own processes (default gunicorn)")
+    parser.add_argument("--profile", action="store_true", help="sample the Daphne processes with py-spy while playing")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     started = time.time()
@@ -726,6 +935,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> int:
         games = hextension_games(players, args.seats)
         rooms = hexland_rooms(humans, args.rooms)
         league = a_league(players[:30])
+        pars = daily_puzzles(args.par)
         connection.close()
         data = {
             "players": players,
@@ -746,13 +956,13 @@ def run(args, started: float, load_before: str, log_dir: Path) -> int:
                          ("hexland room page", f"/games/{rooms[0].pk}/"),
                          ("league standings", f"/games/leagues/{league.pk}/")]
         # Readers are players of games[0..]: give each a game page they may open (public games: any user).
-        site = Site(database, args.web, args.workers, log_dir)
+        site = Site(database, args.web, args.workers, log_dir, args.queues, args.sockets, args.pages)
         stats = Stats()
         try:
             wait_for_site(site)
             setup = time.time() - started
             print(f"load: site up after {setup:.0f} s; playing", flush=True)
-            with Sampler(site, database) as sampler:
+            with Sampler(site, database) as sampler, Profiler(site, args.profile) as profiler:
                 report = asyncio.run(asyncio.wait_for(drive(args, site, data, stats), args.max_seconds))
         finally:
             site.stop()
@@ -775,9 +985,20 @@ def run(args, started: float, load_before: str, log_dir: Path) -> int:
 
         committed_count = {"all": MoveEvent.objects.filter(game_id__in=all_ids).count(),
                            "hexland": MoveEvent.objects.filter(game_id__in=[r.pk for r in rooms]).count()}
-        problems = check_games(all_ids, len(data["submitters"]), args.rounds)
+        rounds = args.rounds + (1 if args.burst else 0)
+        problems = check_games(all_ids, len(data["submitters"]), rounds)
+        report["ai_delays"] = ai_delays([r.pk for r in rooms], float(site.env["GAME_AI_DELAY_SECONDS"]))
+        from games.hextremadura.models import DailyPuzzle
+
+        report["pars_queued"] = len(pars)
+        report["pars_solved"] = DailyPuzzle.objects.filter(pk__in=pars, par__isnull=False).count()
+        if "burst_start" in report:
+            report["burst"] = burst_commits(data["hextension_ids"], report["burst_start"])
+        if "pages_until" in report:
+            report["pages_moves"] = committed_between(all_ids, report["pages_from"], report["pages_until"])
         print_report(args, stats, report, sampler, {"setup": setup, "total": time.time() - started,
-                                                    "load_before": load_before}, problems, committed_count)
+                                                    "load_before": load_before}, problems, committed_count,
+                     profiler.top() if args.profile else [])
     failed = stats.errors or problems or report["stale_sockets"]
     return 1 if failed else 0
 

@@ -1,5 +1,6 @@
 """Staff moderation of play: read-only (games.admin_base). No seed, token or open move shows."""
 from django.contrib import admin, messages
+from django.utils.translation import gettext, gettext_lazy as _
 
 from games import selectors
 from games.admin_base import ReadOnlyInline, SiteModelAdmin
@@ -55,22 +56,23 @@ class MoveEventAdmin(SiteModelAdmin):
         # only where the site would show them the game.
         return event.game.status == Game.Status.FINISHED and selectors.can_watch(event.game, request.user)
 
-    @admin.display(description="move")
+    @admin.display(description=_("move"))
     def move(self, event: MoveEvent) -> str:
         return str(event.payload)
 
-    @admin.display(description="move")
+    @admin.display(description=_("move"))
     def move_hidden(self, event: MoveEvent) -> str:
         if event.game.status != Game.Status.FINISHED:
-            return "(hidden until the game is over)"
-        return "(hidden: only those who may watch this game see its moves)"
+            return gettext("(hidden until the game is over)")
+        return gettext("(hidden: only those who may watch this game see its moves)")
 
 
 @admin.register(Rating)
 class RatingAdmin(SiteModelAdmin):
-    list_display = ("user", "mu", "sigma", "games")
+    list_display = ("user", "kind", "mu", "sigma", "games")
+    list_filter = ("kind",)
     search_fields = ("user__username",)
-    fields = ("user", "mu", "sigma", "games")
+    fields = ("user", "kind", "mu", "sigma", "games")
 
 
 @admin.register(RatingChange)
@@ -90,11 +92,11 @@ class ChatMessageAdmin(SiteModelAdmin):
     fields = ("game", "author", "text", "created_at", "hidden_at", "hidden_by")
     actions = ["hide_messages"]
 
-    @admin.action(description="Hide the selected messages from the players (they stay stored)")
+    @admin.action(description=_("Hide the selected messages from the players (they stay stored)"))
     def hide_messages(self, request, queryset):
         for message_id in queryset.values_list("pk", flat=True):
             try:
                 chat.hide_message(message_id=message_id, by_user=request.user)
             except GameError as refused:
                 self.message_user(request, str(refused), messages.WARNING)
-        self.message_user(request, "The messages are hidden.", messages.SUCCESS)
+        self.message_user(request, gettext("The messages are hidden."), messages.SUCCESS)

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import selectors
@@ -29,5 +30,5 @@ def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/_chat.html", selectors.chat_context(game, request.user))
     if request.method == "POST":
-        messages.success(request, "Your message has been posted.")
+        messages.success(request, _("Your message has been posted."))
     return redirect("game_detail", game_id=game_id)

@@ -15,17 +15,23 @@ at once if the game moved on since. Announcements carry only a version: a hint t
 """
 from __future__ import annotations
 
+import functools
 import json
+import os
 import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 
 from games import live, presence, realtime, selectors
+from hexsite.i18n import language_of_socket
 
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -34,6 +40,70 @@ CLOSE_TOO_MANY_FRAMES = 4429
 FRAMES_PER_WINDOW = 30
 FRAME_WINDOW_SECONDS = 10
 
+# The sockets' reads and drawings run on a few threads of their own. By default Channels runs
+# every consumer's synchronous work on one thread per process, so a round close queued 100
+# sockets' catch-ups one behind the other, each waiting on its own database round trips; on a
+# pool those waits overlap. A consumer still handles its own messages one at a time, in order.
+LIVE_THREADS = getattr(settings, "LIVE_SOCKET_THREADS", 4)
+
+
+class _ProcessThreadPool(Executor):
+    """A thread pool of this process's own, made on first use. A forked child (a test server,
+    a pre-forking server) inherits the parent's pool object but none of its threads: a shared
+    pool would take the child's work and never run it, so each process makes its own."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
+        self._pool, self._pid, self._lock = None, None, threading.Lock()
+
+    def _current(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():
+                self._pool, self._pid = ThreadPoolExecutor(self.workers, thread_name_prefix="live-socket"), os.getpid()
+            return self._pool
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self._current().submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None and self._pid == os.getpid():
+            self._pool.shutdown(wait, cancel_futures=cancel_futures)
+
+
+_live_threads = _ProcessThreadPool(LIVE_THREADS)
+
+
+def close_live_connections(timeout: float = 10) -> None:
+    """Close the database connection each socket thread holds (tests, before the database goes).
+    Every thread gets one task: each waits for the others, so no thread can take two."""
+    from django.db import connections
+
+    barrier = threading.Barrier(LIVE_THREADS, timeout=timeout)
+
+    def close() -> None:
+        connections.close_all()
+        barrier.wait()
+
+    for future in [_live_threads.submit(close) for _ in range(LIVE_THREADS)]:
+        future.result(timeout)
+
+
+def in_live_threads(method):
+    """``database_sync_to_async`` on the sockets' own threads (connections closed after each
+    call), in the socket's language (its page's: see hexsite.i18n.language_of_socket)."""
+    @functools.wraps(method)
+    def in_language(self, *args, **kwargs):
+        with translation.override(getattr(self, "language", None)):
+            return method(self, *args, **kwargs)
+
+    return DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)
+
 
 class GameConsumer(AsyncWebsocketConsumer):
     """Joins the game's group; on each announcement sends its viewer what changed."""
@@ -41,6 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
+        self.language = language_of_socket(self.scope)  # as the page's: the same drawings
         self.page = Page()
         self.chat_digest = ""
         self.presence_digest = ""
@@ -88,13 +159,20 @@ class GameConsumer(AsyncWebsocketConsumer):
     # --- announcements ---------------------------------------------------------------------
 
     async def game_version(self, event):
-        await self._send(await self._catch_up(event.get("id")))
+        version = event.get("version")
+        if isinstance(version, int) and version < self.page.version:
+            # This page already shows a later version, read after this change's commit: a socket
+            # that fell behind skips the announcements it has overtaken, at no cost.
+            return
+        # Taken as the announcement is handled, before the read waits for a thread: any read of
+        # the game that starts later includes the change announced (see shared_snapshot).
+        await self._send(await self._catch_up(event.get("id"), received=time.monotonic()))
 
     async def game_chat(self, event):
         await self._send(await self._chat())
 
     async def game_presence(self, event):
-        await self._send(await self._presence(event.get("id")))
+        await self._send(await self._presence(event.get("id"), time.monotonic()))
 
     async def game_probe(self, event):
         """A frame sent as it is: the load harness's floor (a plain group send to the same sockets,
@@ -103,11 +181,12 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     # --- reads and drawings (in a worker thread) --------------------------------------------
 
-    @database_sync_to_async
-    def _catch_up(self, announcement: str | None, page_stamp: str | None = None) -> list[str]:
-        return catch_up(self.game_id, self.user, self.page, announcement, page_stamp)
+    @in_live_threads
+    def _catch_up(self, announcement: str | None, page_stamp: str | None = None,
+                  received: float | None = None) -> list[str]:
+        return catch_up(self.game_id, self.user, self.page, announcement, page_stamp, received)
 
-    @database_sync_to_async
+    @in_live_threads
     def _chat(self) -> list[str]:
         game = selectors.watched_game(self.game_id, self.user)
         if game is None:
@@ -118,30 +197,30 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.chat_digest = drawn.digest
         return live.frames(None, [drawn])
 
-    @database_sync_to_async
-    def _presence(self, announcement: str | None) -> list[str]:
+    @in_live_threads
+    def _presence(self, announcement: str | None, received: float | None = None) -> list[str]:
         if not self.page.several_seats:
             return []  # a solo game's page has no list of who is connected
-        drawn = presence_drawn(self.game_id, self.user, announcement)
+        drawn = presence_drawn(self.game_id, self.user, announcement, received)
         if drawn is None or drawn.digest == self.presence_digest:
             return []
         self.presence_digest = drawn.digest
         return live.frames(None, [drawn])
 
-    @database_sync_to_async
+    @in_live_threads
     def _arrive(self) -> bool:
         return presence.arrive(self.game_id, self.user.pk)
 
-    @database_sync_to_async
+    @in_live_threads
     def _announce_presence(self) -> None:
         realtime.announce_presence(self.game_id)  # never raises: announcements are handed off
 
-    @database_sync_to_async
+    @in_live_threads
     def _leave(self) -> None:
         presence.leave(self.game_id, self.user.pk)
         realtime.announce_presence(self.game_id)
 
-    @database_sync_to_async
+    @in_live_threads
     def _may_watch(self) -> bool:
         return selectors.watched_game(self.game_id, self.user) is not None
 
@@ -174,11 +253,12 @@ class Page:
 
 
 def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
-             page_stamp: str | None = None) -> list[str]:
+             page_stamp: str | None = None, received: float | None = None) -> list[str]:
     """The frames that bring ``page`` to the game's current version (and ``page`` then shows
     it). ``announcement``: the id of the announcement being answered, whose read the sockets of
-    this process share; ``page_stamp``: what a page that just connected says it shows."""
-    snapshot = shared_snapshot(game_id, announcement) if announcement else selectors.game_snapshot(game_id)
+    this process share, and when it was ``received`` (``time.monotonic()``); ``page_stamp``:
+    what a page that just connected says it shows."""
+    snapshot = shared_snapshot(game_id, announcement, received) if announcement else selectors.game_snapshot(game_id)
     game = selectors.watched_in(snapshot, user)
     if game is None or game.version < page.version:
         return []  # gone, or a shared read older than what this page caught up to by itself
@@ -192,31 +272,60 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
     return live.frames(update.stamp, update.regions) if update.regions else []
 
 
-# Every socket of a game in this process receives each announcement. The first to answer one
-# reads the game (with its seats and users); the others answer from that read, which is no
-# older than the announcement (a later change brings a later announcement).
+# Every socket of a game in this process receives each announcement; one read of the game (with
+# its seats and users) answers many of them. A read serves an announcement when it was made for
+# that announcement, or when it started after the announcement was received here: an
+# announcement is sent after its commit, so such a read includes the change. (Both times are this
+# process's own clock.) While the sockets are behind, a burst of announcements of one game costs
+# one read, not one each; and one thread reads a game while the others that need it wait.
 _SNAPSHOTS_SIZE = 256
 _snapshots: OrderedDict[tuple, selectors.GameSnapshot | None] = OrderedDict()
+_latest: OrderedDict[int, tuple[float, selectors.GameSnapshot | None]] = OrderedDict()
 _snapshots_lock = threading.Lock()
+_read_locks = [threading.Lock() for _ in range(64)]
 
 
-def shared_snapshot(game_id: int, announcement: str) -> selectors.GameSnapshot | None:
+def _new_locks_after_fork() -> None:
+    """A lock held by a thread at a fork stays held in the child, where that thread is gone."""
+    global _snapshots_lock, _read_locks
+    _snapshots_lock = threading.Lock()
+    _read_locks = [threading.Lock() for _ in range(64)]
+
+
+os.register_at_fork(after_in_child=_new_locks_after_fork)
+
+
+def shared_snapshot(game_id: int, announcement: str, received: float | None = None) -> selectors.GameSnapshot | None:
     key = (game_id, announcement)
-    with _snapshots_lock:
-        if key in _snapshots:
-            return _snapshots[key]
-    snapshot = selectors.game_snapshot(game_id)
-    with _snapshots_lock:
-        _snapshots[key] = snapshot
-        while len(_snapshots) > _SNAPSHOTS_SIZE:
-            _snapshots.popitem(last=False)
-    return snapshot
+    with _read_locks[game_id % len(_read_locks)]:
+        with _snapshots_lock:
+            if key in _snapshots:
+                return _snapshots[key]
+            latest = _latest.get(game_id)
+            if latest is not None and received is not None and latest[0] >= received:
+                _remember(key, latest[1])
+                return latest[1]
+        started = time.monotonic()
+        snapshot = selectors.game_snapshot(game_id)
+        with _snapshots_lock:
+            _remember(key, snapshot)
+            _latest[game_id] = (started, snapshot)
+            _latest.move_to_end(game_id)
+            while len(_latest) > _SNAPSHOTS_SIZE:
+                _latest.popitem(last=False)
+        return snapshot
 
 
-def presence_drawn(game_id: int, user, announcement: str | None) -> live.Drawn | None:
+def _remember(key: tuple, snapshot: selectors.GameSnapshot | None) -> None:
+    _snapshots[key] = snapshot
+    while len(_snapshots) > _SNAPSHOTS_SIZE:
+        _snapshots.popitem(last=False)
+
+
+def presence_drawn(game_id: int, user, announcement: str | None, received: float | None = None) -> live.Drawn | None:
     """Who is connected, for ``user`` if they may watch: the same for every viewer, so the
     sockets answering one announcement draw it once."""
-    snapshot = shared_snapshot(game_id, announcement) if announcement else selectors.game_snapshot(game_id)
+    snapshot = shared_snapshot(game_id, announcement, received) if announcement else selectors.game_snapshot(game_id)
     game = selectors.watched_in(snapshot, user)
     if game is None:
         return None
@@ -228,5 +337,6 @@ def forget_renders() -> None:
     """Empty this process's caches, as a fresh Daphne has them (benchmarks)."""
     with _snapshots_lock:
         _snapshots.clear()
+        _latest.clear()
     live.forget_drawings()
 

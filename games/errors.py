@@ -1,4 +1,6 @@
 """What a service can refuse, each with the HTTP status the edges answer with."""
+from django.utils.translation import gettext, gettext_lazy as _
+
 from games.protocol import IllegalMove
 
 
@@ -7,7 +9,7 @@ def as_sentence(text: str) -> str:
     ("you do not hold 2 wood" -> "You do not hold 2 wood."). Sentences stay as they are."""
     text = text.strip()
     if not text:
-        return "That move is not allowed now."
+        return gettext("That move is not allowed now.")
     text = text[:1].upper() + text[1:]
     return text if text[-1] in ".!?…" else text + "."
 
@@ -16,6 +18,7 @@ class GameError(Exception):
     status = 400
 
     def __init__(self, message: str):
+        message = str(message)  # a lazy translation, in the language of the request that raised it
         super().__init__(message)
         self.message = message
 
@@ -33,7 +36,7 @@ class StaleVersion(GameError):
     engine cannot tell). Pages are live: the player looks again, nothing to reload."""
 
     status = 409
-    default_message = "The game has moved on since you chose that move: look at the board and choose again."
+    default_message = _("The game has moved on since you chose that move: look at the board and choose again.")
 
     def __init__(self, message: str | None = None):
         super().__init__(message or self.default_message)
@@ -54,8 +57,10 @@ class RateLimited(GameError):
 
     status = 429
 
-    def __init__(self, message: str = "You are sending moves too fast; wait a few seconds.", retry_after: int = 10):
-        super().__init__(message)
+    default_message = _("You are sending moves too fast; wait a few seconds.")
+
+    def __init__(self, message: str | None = None, retry_after: int = 10):
+        super().__init__(message or self.default_message)
         self.retry_after = retry_after
 
 

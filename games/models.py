@@ -5,6 +5,9 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.ai_names import ai_player
 
 
 def new_invite_token() -> str:
@@ -18,15 +21,15 @@ def new_secret_seed() -> int:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        PAUSED = "paused", "Paused by the organiser"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        PAUSED = "paused", _("Paused by the organiser")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        PRIVATE = "private", "Private (invitation link)"
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private (invitation link)")
 
     kind = models.CharField(max_length=32, db_index=True)
     title = models.CharField(max_length=120, blank=True)
@@ -35,7 +38,7 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
     invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False, unique=True)
-    version = models.PositiveIntegerField(default=0, help_text="Number of move events so far.")
+    version = models.PositiveIntegerField(default=0, help_text=_("Number of move events so far."))
     # The version at which the current turn or round began (see services._is_current).
     turn_started_version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
@@ -55,7 +58,7 @@ class Game(models.Model):
     # While paused: the time that was left on the clock.
     paused_remaining = models.DurationField(null=True, blank=True)
     league = models.ForeignKey("leagues.League", null=True, blank=True, on_delete=models.PROTECT, related_name="games")
-    season_index = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game number in the league season.")
+    season_index = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Game number in the league season."))
     # After the game: figures its site computes once (e.g. what an AI would have scored).
     analysis = models.JSONField(null=True, blank=True)
     # The running clock's key and an interrupted clock's time (games.services.clocks).
@@ -150,23 +153,23 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.public_name
         if self.ai_level:
-            return f"AI ({self.ai_level})"
-        return "Empty seat"
+            return ai_player(self.ai_level)
+        return gettext("Empty seat")
 
     def __str__(self) -> str:
-        return f"{self.game} seat {self.index}: {self.label}"
+        return gettext("%(game)s seat %(index)s: %(label)s") % {"game": self.game, "index": self.index, "label": self.label}
 
 
 class MoveEvent(models.Model):
     """One applied move. Never updated or deleted: a database trigger refuses it."""
 
     class Kind(models.TextChoices):
-        MOVE = "move", "Move by a player"
-        AI = "ai", "Move by an AI"
-        TIMEOUT = "timeout", "Timeout"
-        UNDO = "undo", "Undo of the last move"
+        MOVE = "move", _("Move by a player")
+        AI = "ai", _("Move by an AI")
+        TIMEOUT = "timeout", _("Timeout")
+        UNDO = "undo", _("Undo of the last move")
         # A staff decision (abort, or a result): who and why, in the payload; replay skips it.
-        STAFF = "staff", "Staff decision"
+        STAFF = "staff", _("Staff decision")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -187,12 +190,18 @@ class MoveEvent(models.Model):
 
 
 class Rating(models.Model):
-    """A player's OpenSkill (Plackett-Luce) rating across the site."""
+    """A player's OpenSkill (Plackett-Luce) rating in one game (``kind``): a result in one game
+    says nothing of a player's skill in another, so each rated game keeps its own
+    (docs/architecture.md, "Ratings and the player's page")."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=32)
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_once_per_user_and_game")]
 
     @property
     def ordinal(self) -> float:

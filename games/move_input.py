@@ -22,45 +22,48 @@ import math
 from typing import Any
 
 from django.http import QueryDict
+from django.utils import translation
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from games.errors import BadMove
 from games.protocol import Engine
-from games.sites import GameSite
+from games.sites import GameSite, get_site
 
 MAX_MOVE_CHARS = 8_000  # the largest legal move of any game is well under 1,000 characters
 MAX_MOVE_DEPTH = 6  # the deepest legal move of any game (a trade offer) is 3 levels deep
 MAX_SAFE_INT = 2**53  # what every JSON reader (a browser's too) reads exactly
 
-_UNREADABLE = "The move could not be read: it must be a JSON object."
+_UNREADABLE = gettext_lazy("The move could not be read: it must be a JSON object.")
 
 
 # --- reading ------------------------------------------------------------------------------
 
 
 def _refuse_constant(name: str) -> Any:
-    raise BadMove(f"The move could not be read: {name} is not a number JSON allows.")
+    raise BadMove(_("The move could not be read: %(name)s is not a number JSON allows.") % {"name": name})
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):  # 1e999 reads as infinity, which cannot be stored
-        raise BadMove("The move could not be read: a number in it is far too large.")
+        raise BadMove(_("The move could not be read: a number in it is far too large."))
     return value
 
 
 def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict:
     move = dict(pairs)
     if len(move) != len(pairs):  # two readers could disagree on which one counts
-        raise BadMove("The move could not be read: a field appears twice in it.")
+        raise BadMove(_("The move could not be read: a field appears twice in it."))
     return move
 
 
 def parse_json_move(data: QueryDict) -> dict:
     text = data.get("move", "")
     if len(text) > MAX_MOVE_CHARS:
-        raise BadMove("The move could not be read: it is far too long.")
+        raise BadMove(_("The move could not be read: it is far too long."))
     try:
         move = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
                           object_pairs_hook=_object_without_repeats)
@@ -88,7 +91,7 @@ def parse_version(data: QueryDict) -> int:
     try:
         return int(data.get("version", ""))
     except ValueError:
-        raise BadMove("The form is missing the game version it was made for; reload the page.") from None
+        raise BadMove(_("The form is missing the game version it was made for; reload the page.")) from None
 
 
 # --- checking -----------------------------------------------------------------------------
@@ -97,14 +100,25 @@ def parse_version(data: QueryDict) -> int:
 def validate_move(engine: Engine, move: Any) -> None:
     """Refuse (``BadMove``) a move that is not plain storable JSON or not of the engine's schema."""
     if not isinstance(move, dict):
-        raise BadMove("A move must be a JSON object with a type.")
+        raise BadMove(_("A move must be a JSON object with a type."))
     check_plain_json(move)
     if engine.MOVE_SCHEMA is not None:
         errors = list(_validator(engine.MOVE_SCHEMA).iter_errors(move))
         if errors:
             # A wrong type first: the other errors follow from it.
             wrong_type = [error for error in errors if list(error.absolute_path) == ["type"]]
-            raise BadMove(explain(wrong_type[0] if wrong_type else best_match(errors)))
+            raise BadMove(explain(wrong_type[0] if wrong_type else best_match(errors), _site_words(engine)))
+
+
+def _site_words(engine: Engine):
+    """How the engine's game words a sentence of its schema (``errorMessage``) in the player's
+    language: its site's refusals (games/refusals.py)."""
+    try:
+        return get_site(engine.KIND).readable_refusal
+    except (KeyError, AttributeError):  # an engine no site offers (tests, tools)
+        from games.refusals import general_refusal
+
+        return general_refusal
 
 
 def check_plain_json(move: Any) -> None:
@@ -114,13 +128,13 @@ def check_plain_json(move: Any) -> None:
     while pending:
         value, path = pending.pop()
         if len(path) >= MAX_MOVE_DEPTH:
-            raise BadMove("The move is nested too deeply to be a move.")
+            raise BadMove(_("The move is nested too deeply to be a move."))
         if isinstance(value, (dict, list, tuple)) and chars + len(value) > MAX_MOVE_CHARS:
-            raise BadMove("The move could not be read: it is far too long.")  # before walking a huge one
+            raise BadMove(_("The move could not be read: it is far too long."))  # before walking a huge one
         if isinstance(value, dict):
             for key in value:
                 if not isinstance(key, str):
-                    raise BadMove("The move could not be read: its field names must be text.")
+                    raise BadMove(_("The move could not be read: its field names must be text."))
                 chars += _text_chars(key)
             pending.extend((item, (*path, key)) for key, item in value.items())
         elif isinstance(value, (list, tuple)):
@@ -131,20 +145,20 @@ def check_plain_json(move: Any) -> None:
             pass
         elif isinstance(value, int):
             if abs(value) > MAX_SAFE_INT:
-                raise BadMove(f"{_field_name(path)} is far too large a number.")
+                raise BadMove(_("%(field)s is far too large a number.") % {"field": _field_name(path)})
         elif isinstance(value, float):
             if not math.isfinite(value):
-                raise BadMove(f"{_field_name(path)} must be a finite number.")
+                raise BadMove(_("%(field)s must be a finite number.") % {"field": _field_name(path)})
         else:
-            raise BadMove("The move could not be read: it must be plain JSON.")
+            raise BadMove(_("The move could not be read: it must be plain JSON."))
         chars += 1
         if chars > MAX_MOVE_CHARS:
-            raise BadMove("The move could not be read: it is far too long.")
+            raise BadMove(_("The move could not be read: it is far too long."))
 
 
 def _text_chars(text: str) -> int:
     if "\x00" in text:
-        raise BadMove("The move could not be read: it holds a NUL character.")
+        raise BadMove(_("The move could not be read: it holds a NUL character."))
     return len(text)
 
 
@@ -169,28 +183,36 @@ def _validator(schema: dict):
 # --- messages -----------------------------------------------------------------------------
 
 
-def explain(error: ValidationError) -> str:
+def explain(error: ValidationError, words=None) -> str:
     """A sentence naming the field, from a schema error. Never echoes a long value back.
 
     A schema may give its own sentence for a refusal of its keywords (``errorMessage``, as
     ajv-errors reads it): a game words the fields of its forms as a player reads them ("Choose
     at least one card to give."). It is the schema's own: a refusal inside it (a key of a
-    mapping, an item of a list) uses that part's sentence, or the generic one."""
+    mapping, an item of a list) uses that part's sentence, or the generic one. The schema's
+    sentences are English: ``words`` (the game site's refusals) puts them in the player's
+    language. Field names and values are the move's own, never translated."""
     field = _field_name(error.absolute_path)
     schema, value = error.schema, error.instance
     keyword = error.validator
     if isinstance(schema.get("errorMessage"), str):
-        return schema["errorMessage"]
+        return (words or str)(schema["errorMessage"])
     if "propertyNames" in error.schema_path:  # a key of a mapping (the value is the key)
-        return f"{_short(value)} in {field} must be {describe(schema)}."
+        # Translators: a key of a mapping in a move ('gold' in cards) that is not allowed.
+        return _("%(value)s in %(field)s must be %(what)s.") % {"value": _short(value), "field": field,
+                                                                   "what": describe(schema)}
     if keyword == "required":
         missing = [name for name in error.validator_value if name not in value]
         what = _what(error, exclude=missing)
-        return f"{what} needs the field{'s' if len(missing) > 1 else ''} {_and(missing)}."
+        return ngettext("%(what)s needs the field %(fields)s.", "%(what)s needs the fields %(fields)s.",
+                        len(missing)) % {"what": what, "fields": _and(missing)}
     if keyword == "additionalProperties":
         extra = sorted(str(key) for key in value if key not in schema.get("properties", {}))
-        return f"{_what(error)} has no field{'s' if len(extra) > 1 else ''} {_and(_short(key) for key in extra)}."
-    return f"{field} must be {describe(schema)}."
+        return ngettext("%(what)s has no field %(fields)s.", "%(what)s has no fields %(fields)s.",
+                        len(extra)) % {"what": _what(error), "fields": _and(_short(key) for key in extra)}
+    # Translators: %(field)s names a field of a move as a program writes it ("q", "cards.wood"), or is
+    # "The move"; %(what)s says what it must be ("a whole number from 0 to 5", "one of …").
+    return _("%(field)s must be %(what)s.") % {"field": field, "what": describe(schema)}
 
 
 def _what(error: ValidationError, exclude=()) -> str:
@@ -198,46 +220,61 @@ def _what(error: ValidationError, exclude=()) -> str:
     if error.absolute_path:
         return _field_name(error.absolute_path)
     kind = error.instance.get("type")
-    return f"A {kind} move" if isinstance(kind, str) and "type" not in exclude and len(kind) <= 24 else "A move"
+    if isinstance(kind, str) and "type" not in exclude and len(kind) <= 24:
+        # Translators: a move of the type named ("A roll move"); the type is the move's own word, untranslated.
+        return _("A %(type)s move") % {"type": kind}
+    return _("A move")
+
+
+def _english() -> bool:
+    return (translation.get_language() or "en").startswith("en")
 
 
 def describe(schema: dict) -> str:
-    """What a value of this schema is, in words: "a whole number from 0 to 5"."""
-    if "description" in schema:
+    """What a value of this schema is, in words: "a whole number from 0 to 5". A schema's own
+    ``description`` is English: other languages get the words of its type."""
+    if "description" in schema and _english():
         return schema["description"]
     if "const" in schema:
         return json.dumps(schema["const"])
     if "enum" in schema:
         names = [json.dumps(value) for value in schema["enum"]]
-        return f"one of {_or(names)}"
+        return _("one of %(values)s") % {"values": _or(names)}
     kinds = schema.get("type", [])
     kinds = [kinds] if isinstance(kinds, str) else list(kinds)
-    nullable = ", or null" if "null" in kinds else ""
+    nullable = "null" in kinds
     if "integer" in kinds:
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and high is not None:
-            return f"a whole number from {low} to {high}{nullable}"
+            return (_("a whole number from %(low)s to %(high)s, or null") if nullable
+                    else _("a whole number from %(low)s to %(high)s")) % {"low": low, "high": high}
         if low is not None:
-            return f"a whole number of at least {low}{nullable}"
-        return f"a whole number{nullable}"
+            return (_("a whole number of at least %(low)s, or null") if nullable
+                    else _("a whole number of at least %(low)s")) % {"low": low}
+        return _("a whole number, or null") if nullable else _("a whole number")
     if "array" in kinds:
         low, high = schema.get("minItems", 0), schema.get("maxItems")
-        count = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
-        return f"a list of {count} items"
+        if low == high:
+            return ngettext("a list of %(count)s item", "a list of %(count)s items", low) % {"count": low}
+        if high is not None:
+            return _("a list of %(low)s to %(high)s items") % {"low": low, "high": high}
+        return _("a list of at least %(low)s items") % {"low": low}
     if "object" in kinds:
         low, high = schema.get("minProperties", 0), schema.get("maxProperties")
-        count = f"{low} to {high}" if high is not None else f"at least {low}"
-        return f"an object of {count} entries"
+        if high is not None:
+            return _("an object of %(low)s to %(high)s entries") % {"low": low, "high": high}
+        return _("an object of at least %(low)s entries") % {"low": low}
     if "string" in kinds:
-        return "text"
-    return "of another kind"
+        return _("text")
+    return _("of another kind")
 
 
 def _field_name(path) -> str:
     name = ""
     for part in path:
         name += f"[{part}]" if isinstance(part, int) else (f".{_short(part, quote=False)}" if name else _short(part, quote=False))
-    return name or "The move"
+    # Translators: the subject of a sentence about a refused move as a whole ("The move must be …").
+    return name or _("The move")
 
 
 def _short(value: Any, quote: bool = True) -> str:
@@ -251,9 +288,9 @@ def _capital(text: str) -> str:
 
 
 def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    names = [str(name) for name in names]
+    return get_text_list(names, _("and"))
 
 
 def _or(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return get_text_list(names, _("or"))

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from django.template.loader import render_to_string
+from django.utils import translation
 
 
 class Pieces:
@@ -23,6 +24,7 @@ class Pieces:
         self._lock = threading.Lock()
 
     def get(self, key, draw: Callable[[], str]) -> str:
+        key = (translation.get_language(), key)  # a piece's words are those of the active language
         with self._lock:
             html = self._items.get(key)
             if html is not None:
@@ -50,8 +52,10 @@ _presence = Pieces(1024)
 def presence_list(presence: list[dict]) -> str:
     """``games/_presence.html`` for a ``selectors.presence_context`` list: the same for every
     viewer of a game, drawn once per who sits where and who is connected."""
-    key = tuple((p["seat"].index, p["seat"].user_id, p["seat"].user.public_name if p["seat"].user_id else "",
-                 bool(p["connected"]), p["seat"].standin_level, p["seat"].ai_level) for p in presence)
+    # Its words are in the active language: the language is part of what it shows.
+    key = (translation.get_language(),) + tuple(
+        (p["seat"].index, p["seat"].user_id, p["seat"].user.public_name if p["seat"].user_id else "",
+         bool(p["connected"]), p["seat"].standin_level, p["seat"].ai_level) for p in presence)
     return _presence.get(key, lambda: render_to_string("games/_presence.html", {"presence": presence}))
 
 

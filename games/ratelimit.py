@@ -25,14 +25,15 @@ MOVES = (20, 10)
 
 def hit(scope: str, key: str, limit: int, window: int) -> bool:
     """Count one request of ``key`` in ``scope``; False once it is over ``limit`` this window."""
-    name = f"ratelimit:{scope}:{key}"
+    name = cache.make_and_validate_key(f"ratelimit:{scope}:{key}")
     try:
-        for _ in range(2):
-            cache.add(name, 0, timeout=window)  # opens a window; a no-op while one is open
-            try:
-                return cache.incr(name) <= limit  # atomic in Redis, and it keeps the window's expiry
-            except ValueError:  # the window closed between the two calls: open the next one
-                continue
+        # One round trip: open a window if none is (SET NX with its expiry), then count (INCR
+        # keeps the expiry), atomically. The cache's own client, so its pool and prefix.
+        with cache._cache.get_client(name, write=True).pipeline(transaction=True) as pipe:
+            pipe.set(name, 0, ex=window, nx=True)
+            pipe.incr(name)
+            _, count = pipe.execute()
+        return count <= limit
     except RedisError as error:
         # While Redis is away nothing is counted: refusing every move for it would stop play,
         # and the services still check each move under the game's row lock.
@@ -44,4 +45,4 @@ def check_move(user, game_id: int) -> None:
     """Refuse (``RateLimited``, 429) a move submission over the limit for this user and game."""
     limit, window = getattr(settings, "GAME_MOVE_RATE_LIMIT", MOVES)
     if not hit("move", f"{user.pk}:{game_id}", limit, window):
-        raise RateLimited("You are sending moves too fast; wait a few seconds.", retry_after=window)
+        raise RateLimited(retry_after=window)  # its default message, in the player's language

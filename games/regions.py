@@ -31,6 +31,9 @@ class Region:
     # What the drawing depends on beyond the game's turn token, from a LiveView; None: the
     # version (drawn again after every move).
     depends: Callable[["LiveView"], Any] | None = None
+    # False: drawn again only when ``depends`` (or the status) changes, not on every new turn or
+    # clock; for a region whose ``depends`` says all it shows (a board drawn once a game, say).
+    turn_bound: bool = True
     # Drawn for games in these statuses (others get the empty root element, as ``region_shown``).
     statuses: tuple[str, ...] = PLAYED_STATUSES
     # Sent on the game's version announcements; False for those with announcements of their own.

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games import presence, state_store
 from games.errors import GameNotFound, NotYourSeat
@@ -18,9 +19,9 @@ def game_for_viewer(game_id: int, user) -> Game:
     """The game, if ``user`` may watch it: public games, or private ones they sit at."""
     game = Game.objects.filter(pk=game_id).prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).first()
     if game is None:
-        raise GameNotFound("There is no such game.")
+        raise GameNotFound(_("There is no such game."))
     if not can_watch(game, user):
-        raise NotYourSeat("This game is private: only its players can see it.")
+        raise NotYourSeat(_("This game is private: only its players can see it."))
     return game
 
 
@@ -135,6 +136,18 @@ def open_game_context(game: Game) -> dict:
             "site_url": settings.SITE_URL.rstrip("/")}
 
 
+def join_context(game: Game, user) -> dict:
+    """What the invitation page shows before a seat is taken: the host, every seat, how many are
+    free, the game's settings in words, and whether the viewer already sits here or may watch."""
+    seats = seats_with_users(game)
+    describe = get_site(game.kind).describe_settings
+    return {"game": game, "seats": seats, "host": game.created_by,
+            "free_seats": sum(1 for seat in seats if not seat.user_id and not seat.ai_level),
+            "game_settings": describe(game) if describe else [],
+            "your_seat": next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None),
+            "may_watch": can_watch(game, user)}
+
+
 def with_free_seats(games: QuerySet) -> QuerySet:
     """Games annotated with ``seat_count`` and ``free_seats`` (neither a player nor an AI), for
     lobbies and lists that say how many seats are left."""
@@ -188,15 +201,12 @@ class PlayerStats:
     average_score: float | None
     best_score: int | None
     average_rank: float | None
-    rating: Rating | None
-    history: list[RatingChange]
 
 
-def player_stats(user) -> PlayerStats:
-    """Games, average and best score, average rank (from finished rated games), and the rating history."""
+def player_stats(user, kind: str) -> PlayerStats:
+    """Games, average and best score, average rank, from the user's finished games of ``kind``."""
     scores, ranks = [], []
-    rated = [site.kind for site in offered_sites() if site.rated]
-    seats = Seat.objects.filter(user=user, game__kind__in=rated, game__status=Game.Status.FINISHED).select_related("game")
+    seats = Seat.objects.filter(user=user, game__kind=kind, game__status=Game.Status.FINISHED).select_related("game")
     for seat in seats:
         result = seat.game.result or {}
         if seat.index < len(result.get("scores", [])):
@@ -207,24 +217,38 @@ def player_stats(user) -> PlayerStats:
         average_score=sum(scores) / len(scores) if scores else None,
         best_score=max(scores) if scores else None,
         average_rank=sum(ranks) / len(ranks) if ranks else None,
-        rating=Rating.objects.filter(user=user).first(),
-        history=list(RatingChange.objects.filter(user=user).order_by("created_at")),
     )
 
 
 @dataclass(frozen=True)
+class GameRating:
+    """A player's rating in one game, and its history (one figure after each rated game)."""
+
+    rating: Rating | None
+    history: list[RatingChange]
+
+
+def game_rating(user, kind: str) -> GameRating:
+    return GameRating(rating=Rating.objects.filter(user=user, kind=kind).first(),
+                      history=list(RatingChange.objects.filter(user=user, game__kind=kind).order_by("created_at")))
+
+
+@dataclass(frozen=True)
 class ProfileSection:
+    kind: str
     title: str
-    template: str
-    stats: object
+    parts: list[tuple[str, object]]  # (template, its stats)
+    rating: GameRating | None  # None: the game is not rated
 
 
 def profile_sections(user) -> list[ProfileSection]:
-    """Each game's own part of a player's page (e.g. solo records)."""
+    """One section of a player's page per game: the game's own figures (e.g. points, solo
+    records), and for a rated game its rating in that game."""
     return [
-        ProfileSection(site.title, template, stats_for(user))
+        ProfileSection(site.kind, site.title, [(template, stats_for(user)) for template, stats_for in site.profile_sections],
+                       game_rating(user, site.kind) if site.rated else None)
         for site in offered_sites()
-        for template, stats_for in site.profile_sections
+        if site.profile_sections or site.rated
     ]
 
 
@@ -281,8 +305,8 @@ def replay_limit(game: Game, seat: int | None) -> int:
         engine = get_site(game.kind).engine
         return game.turn_started_version if engine.SIMULTANEOUS_TURNS else game.version
     if running:
-        raise NotYourSeat("A running game can be replayed by its players only; watch it live, or replay it once it is over.")
-    raise NotYourSeat("Only a game that has been played can be replayed.")
+        raise NotYourSeat(_("A running game can be replayed by its players only; watch it live, or replay it once it is over."))
+    raise NotYourSeat(_("Only a game that has been played can be replayed."))
 
 
 def _replay_turns(game: Game, last: int, at: int):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from django.apps import AppConfig, apps
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 
 from games.protocol import Engine, load_engine
 
@@ -63,6 +64,12 @@ class GameSite:
     # The regions of the live page (games.regions.Region, in page order), which the board
     # template places with {% region %}. None declared: the whole board is one region.
     regions: tuple["Region", ...] = ()
+    # The settings a player should know before taking a seat, in words: (label, value) pairs
+    # from the game (the invitation page, the waiting room). None: nothing beyond the seats.
+    describe_settings: Callable[["Game"], list[tuple[str, str]]] | None = None
+    # An engine's refusal (IllegalMove's English text) in the site's words and the active
+    # language (games/refusals.py: a RefusalWords). None: the English text, or a general sentence.
+    refusals: Callable[[str], str] | None = None
     # Profile sections: (template, callable(user) -> context) shown on player pages.
     profile_sections: tuple[tuple[str, Callable[[Any], dict]], ...] = field(default_factory=tuple)
 
@@ -75,7 +82,15 @@ class GameSite:
         return self.engine.TITLE
 
     def label_for_turn(self, view: dict) -> str:
-        return self.turn_label(view) if self.turn_label else "A new turn"
+        return self.turn_label(view) if self.turn_label else _("A new turn")
+
+    def readable_refusal(self, text: str) -> str:
+        """The engine's refusal as a player of the active language reads it."""
+        if self.refusals is not None:
+            return self.refusals(text)
+        from games.refusals import general_refusal
+
+        return general_refusal(text)
 
 
 class GameAppConfig(AppConfig):

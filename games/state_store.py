@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from games.errors import BadMove
@@ -130,7 +131,7 @@ def state_before_last_move(game: Game, pending: list[MoveEvent] = ()) -> Any:
         else:
             effective.append((row.seat, row.kind, row.payload))
     if not effective:
-        raise BadMove("There is no move to undo.")
+        raise BadMove(_("There is no move to undo."))
     return replay_events(game, effective[:-1])
 
 
@@ -148,7 +149,7 @@ def check_storable(game: Game, engine: Engine, state: Any, seats: set[int | None
                 check(view)
     except Exception as exc:
         logger.warning("refused a state of game %s whose views cannot be shown: %r", game.pk, exc)
-        raise BadMove("That move cannot be shown on the board, so it was not played.") from None
+        raise BadMove(_("That move cannot be shown on the board, so it was not played.")) from None
 
 
 def replay(game: Game, upto: int | None = None) -> Any:

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import live, move_input, ratelimit, selectors, services
@@ -98,10 +99,10 @@ def game_region_body(request: HttpRequest, game_id: int, region_id: str) -> Http
         return error_response(request, error, game_id)
     region = live.region_by_id(game, region_id)
     if region is None or not region.body_template:
-        return error_response(request, GameNotFound("This part of the game page does not exist."), game_id)
+        return error_response(request, GameNotFound(_("This part of the game page does not exist.")), game_id)
     view = live.LiveView(game, request.user)
     key = view.key(region)
-    etag = f'"{live.digest_of(repr(key))}"'
+    etag = f'"{live.body_digest(key)}"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponseNotModified()
     else:
@@ -126,7 +127,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except GameError as error:
         return error_response(request, error, game_id)
-    return game_board_response(request, game_id, "Your move has been played.")
+    return game_board_response(request, game_id, _("Your move has been played."))
 
 
 def game_board_response(request: HttpRequest, game_id: int, done: str) -> HttpResponse:
@@ -144,7 +145,7 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
         services.start_game(game_id=game_id, by_user=request.user)
     except GameError as error:
         return error_response(request, error, game_id)
-    messages.success(request, "The game has started.")
+    messages.success(request, _("The game has started."))
     return redirect("game_detail", game_id=game_id)
 
 
@@ -153,15 +154,15 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation link: shows the game and a button to take a seat."""
     game = Game.objects.filter(invite_token=token).first()
     if game is None:
-        return error_response(request, GameNotFound("This invitation link is not valid."))
+        return error_response(request, GameNotFound(_("This invitation link is not valid.")))
     if request.method == "POST":
         try:
             services.join_game(game_id=game.pk, user=request.user)
         except GameError as error:
             return error_response(request, error, game.pk)
-        messages.success(request, "You have joined the game.")
+        messages.success(request, _("You have joined the game."))
         return redirect("game_detail", game_id=game.pk)
-    return render(request, "games/join.html", {"game": game})
+    return render(request, "games/join.html", selectors.join_context(game, request.user))
 
 
 @login_required
@@ -172,10 +173,10 @@ def game_hint(request: HttpRequest, game_id: int) -> HttpResponse:
         game = selectors.game_for_viewer(game_id, request.user)
         site = get_site(game.kind)
         if site.hint is None:
-            raise BadMove("This game gives no hints.")
+            raise BadMove(_("This game gives no hints."))
         seat = selectors.seat_of(game, request.user)
         if seat is None:
-            raise NotYourSeat("You are not playing in this game.")
+            raise NotYourSeat(_("You are not playing in this game."))
         move = site.hint(game, seat)
     except GameError as error:
         return error_response(request, error, game_id)
@@ -191,7 +192,7 @@ def game_undo(request: HttpRequest, game_id: int) -> HttpResponse:
         services.undo_last_move(game_id=game_id, user=request.user, expected_version=version)
     except GameError as error:
         return error_response(request, error, game_id)
-    return game_board_response(request, game_id, "Your last move was taken back.")
+    return game_board_response(request, game_id, _("Your last move was taken back."))
 
 
 @login_required
@@ -204,7 +205,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         at = request.GET.get("at")
         step = selectors.replay_step(game, request.user, None if at in (None, "") else int(at))
     except ValueError:
-        return error_response(request, BadMove("Give the step as a whole number."), game_id)
+        return error_response(request, BadMove(_("Give the step as a whole number.")), game_id)
     except GameError as error:
         return error_response(request, error, game_id)
     return render(request, "games/replay.html", {**step.board.as_dict(), "step": step, "replaying": True})

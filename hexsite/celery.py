@@ -10,6 +10,10 @@ app = Celery("hexsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# Every queue CELERY_TASK_ROUTES names, and the default; a worker started for tests or a
+# one-process set-up consumes them all.
+QUEUES = ("play", "celery", "solver")
+
 
 @worker_process_init.connect
 def warm_up_bots(**_kwargs) -> None:

@@ -18,6 +18,7 @@ import sys
 from django import db
 from django.http import HttpResponse, JsonResponse, HttpResponseServerError
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -25,19 +26,20 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 logger = logging.getLogger(__name__)
 
 OUTAGES = (db.OperationalError, db.InterfaceError, RedisConnectionError, RedisTimeoutError, BrokerError)
-MESSAGE = ("The site could not reach its database or message service just now. Reload the page in a few "
-           "seconds to see where things stand; if your last move is not shown, play it again.")
+MESSAGE = _("The site could not reach its database or message service just now. Reload the page in a few "
+            "seconds to see where things stand; if your last move is not shown, play it again.")
 RETRY_AFTER_SECONDS = 5
 
 
 def outage_response(request, error: BaseException) -> HttpResponse:
     logger.warning("%s %s: answered 503, service outage: %s: %s", request.method, request.path,
                    type(error).__name__, error)
+    message = str(MESSAGE)  # in the request's language
     if request.headers.get("HX-Request"):
         # The live page shows it beside the control that was used (static/js/live.js).
-        response = JsonResponse({"type": "error", "message": MESSAGE}, status=503)
+        response = JsonResponse({"type": "error", "message": message}, status=503)
     else:
-        response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
+        response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 

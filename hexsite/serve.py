@@ -1,6 +1,7 @@
 """Several Daphne processes behind one listening socket: the site's local scale-out.
 
-    python -m hexsite.serve [--host H] [--port P] [--processes N] [-- extra daphne arguments]
+    python -m hexsite.serve [--host H] [--port P] [--processes N]
+                            [--socket-processes M [--socket-port Q]] [-- extra daphne arguments]
 
 The launcher binds ``host:port`` once and starts N ``daphne --fd <fd>`` children that all
 accept on that same socket: the kernel hands each new connection to one of them, so there is
@@ -8,9 +9,17 @@ no proxy in between and no sticky sessions are needed (every process reads the s
 PostgreSQL, and channels-redis carries group messages between them). A child that exits
 without being asked to is started again after a short pause; SIGTERM or SIGINT stops them all.
 
-Defaults come from the environment: ``HEXSITE_HOST`` (127.0.0.1), ``HEXSITE_PORT`` (8000) and
-``WEB`` (1 process). This module imports nothing of Django; ``make run WEB=2`` uses it through
-the Procfile. On several machines, run one per machine behind the proxy (docs/deployment.md).
+With ``--socket-processes M`` (M > 0) the game sockets get processes of their own: M more
+Daphnes on a second port (``--socket-port``, by default the next one), and every page points
+its socket there (``LIVE_SOCKET_PORT`` in the children's environment, unless it is set
+already: behind a proxy that routes ``/ws/`` it is set empty, and pages use their own origin).
+Then a move or a page is never served by a process that is drawing pushes for 200 sockets.
+
+Defaults come from the environment: ``HEXSITE_HOST`` (127.0.0.1), ``HEXSITE_PORT`` (8000),
+``WEB`` (1 process), ``SOCKETS`` (0: the same processes serve both) and
+``HEXSITE_SOCKET_PORT``. This module imports nothing of Django; ``make run WEB=2`` uses it
+through the Procfile. On several machines, run one per machine behind the proxy
+(docs/deployment.md).
 """
 from __future__ import annotations
 
@@ -24,7 +33,13 @@ import time
 from pathlib import Path
 
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 APPLICATION = "hexsite.asgi:application"
+WSGI_APPLICATION = "hexsite.wsgi:application"
+# Threads per gunicorn worker: requests wait on PostgreSQL and Redis most of their time. Keep it
+# under DATABASE_POOL_MAX (10): each thread holds a pooled connection while it serves a request.
+PAGE_THREADS = 8
+KEEP_ALIVE_SECONDS = 300
 RESTART_PAUSE_SECONDS = 1.0
 STOP_TIMEOUT_SECONDS = 20
 
@@ -44,24 +59,47 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
 
 
 class Supervisor:
-    """Starts the Daphne children on one inherited socket and keeps them running."""
+    """Starts the Daphne children, each on its group's inherited socket, and keeps them running.
 
-    def __init__(self, sock: socket.socket, processes: int, daphne_args: list[str]):
-        self.sock = sock
-        self.count = processes
-        self.daphne_args = daphne_args
-        self.children: list[subprocess.Popen | None] = [None] * processes
+    ``groups``: (listening socket, how many processes, name) for each group; the first serves
+    HTTP (and sockets, unless a second group is given for them). With ``pages_by_gunicorn`` the
+    first group is one gunicorn (WSGI, threaded workers) with that many workers instead."""
+
+    def __init__(self, groups: list[tuple[socket.socket, int, str]], daphne_args: list[str],
+                 env: dict[str, str] | None = None, pages_by_gunicorn: bool = False):
+        self.slots = []
+        for number, (sock, count, name) in enumerate(groups):
+            if number == 0 and pages_by_gunicorn:
+                self.slots.append((sock, name, self.gunicorn(sock, count)))
+            else:
+                self.slots += [(sock, f"{name}{i}", self.daphne(sock, daphne_args)) for i in range(count)]
+        self.env = dict(os.environ if env is None else env)
+        self.children: list[subprocess.Popen | None] = [None] * len(self.slots)
         self.stopping = False
 
-    def command(self) -> list[str]:
-        domain = ":domain=INET6" if self.sock.family == socket.AF_INET6 else ""
+    @staticmethod
+    def daphne(sock: socket.socket, daphne_args: list[str]) -> list[str]:
+        domain = ":domain=INET6" if sock.family == socket.AF_INET6 else ""
         # Daphne's --fd builds "fd:fileno=N" (IPv4 only); the endpoint string also carries IPv6.
-        endpoint = ["--fd", str(self.sock.fileno())] if not domain else ["-e", f"fd:fileno={self.sock.fileno()}{domain}"]
-        return [DAPHNE, *endpoint, *self.daphne_args, APPLICATION]
+        endpoint = ["--fd", str(sock.fileno())] if not domain else ["-e", f"fd:fileno={sock.fileno()}{domain}"]
+        return [DAPHNE, *endpoint, *daphne_args, APPLICATION]
+
+    @staticmethod
+    def gunicorn(sock: socket.socket, workers: int) -> list[str]:
+        """Pages (everything but the sockets) under WSGI: gunicorn's workers reuse their threads,
+        where Django under ASGI starts a thread for every request. More options:
+        GUNICORN_CMD_ARGS (gunicorn reads it), e.g. --forwarded-allow-ips behind a proxy."""
+        return [GUNICORN, "--bind", f"fd://{sock.fileno()}", "--workers", str(workers), "--worker-class", "gthread",
+                "--threads", str(PAGE_THREADS), "--graceful-timeout", "20",
+                # Idle keep-alive connections are left for the client to close (browsers keep
+                # them for minutes): a server that closes one as a request arrives on it resets
+                # that request, and a browser does not send a POST again.
+                "--keep-alive", str(KEEP_ALIVE_SECONDS), WSGI_APPLICATION]
 
     def start(self, index: int) -> None:
-        env = dict(os.environ, HEXSITE_WEB_PROCESS=str(index))
-        self.children[index] = subprocess.Popen(self.command(), pass_fds=(self.sock.fileno(),), env=env)
+        sock, name, command = self.slots[index]
+        env = dict(self.env, HEXSITE_WEB_PROCESS=name)
+        self.children[index] = subprocess.Popen(command, pass_fds=(sock.fileno(),), env=env)
 
     def stop(self, *_signal) -> None:
         self.stopping = True
@@ -73,15 +111,21 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self.stop)
         signal.signal(signal.SIGINT, self.stop)
         signal.signal(signal.SIGHUP, self.stop)
-        for index in range(self.count):
+        for index in range(len(self.slots)):
             self.start(index)
-        host, port = self.sock.getsockname()[:2]
-        say(f"{self.count} Daphne process{'es' if self.count > 1 else ''} on http://{host}:{port}/ "
-            f"(pids {', '.join(str(c.pid) for c in self.children if c)})")
+        described: dict[tuple[socket.socket, str], list[str]] = {}
+        for (sock, _, command), child in zip(self.slots, self.children):
+            described.setdefault((sock, Path(command[0]).name), []).append(str(child.pid) if child else "?")
+        for (sock, program), pids in described.items():
+            host, port = sock.getsockname()[:2]
+            what = "the pages and the game sockets" if len({s for s, _ in described}) == 1 else (
+                "the pages" if sock is self.slots[0][0] else "the game sockets")
+            say(f"{program} for {what} on {host}:{port} (pid{'s' if len(pids) > 1 else ''} {', '.join(pids)})")
         while not self.stopping:
             for index, child in enumerate(self.children):
                 if child is not None and child.poll() is not None and not self.stopping:
-                    say(f"Daphne pid {child.pid} exited ({child.returncode}); starting another")
+                    say(f"{Path(self.slots[index][2][0]).name} pid {child.pid} exited ({child.returncode}); "
+                        "starting another")
                     time.sleep(RESTART_PAUSE_SECONDS)
                     if not self.stopping:
                         self.start(index)
@@ -107,15 +151,32 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("HEXSITE_PORT", "8000")))
     parser.add_argument("--processes", type=int, default=int(os.environ.get("WEB", "1") or 1),
                         help="Daphne processes sharing the socket (default: $WEB or 1)")
+    parser.add_argument("--socket-processes", type=int, default=int(os.environ.get("SOCKETS", "0") or 0),
+                        help="Daphne processes of their own for the game sockets, on --socket-port "
+                             "(default: $SOCKETS or 0, the HTTP processes serve them)")
+    parser.add_argument("--socket-port", type=int, default=int(os.environ.get("HEXSITE_SOCKET_PORT", "0") or 0),
+                        help="the sockets' port (default: $HEXSITE_SOCKET_PORT or the next after --port)")
+    parser.add_argument("--pages", choices=["gunicorn", "daphne"], default=os.environ.get("HEXSITE_PAGES", "gunicorn"),
+                        help="what serves the pages when the sockets have processes of their own: one gunicorn "
+                             "with --processes threaded WSGI workers (default), or Daphnes ($HEXSITE_PAGES)")
     args = parser.parse_args(argv)
-    if args.processes < 1:
-        parser.error("--processes must be at least 1")
-    try:
-        sock = listening_socket(args.host, args.port)
-    except OSError as error:
-        say(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
-        return 1
-    return Supervisor(sock, args.processes, extra).run()
+    if args.processes < 1 or args.socket_processes < 0:
+        parser.error("--processes must be at least 1, --socket-processes at least 0")
+    ports = [(args.port, args.processes, "web")]
+    env = dict(os.environ)
+    if args.socket_processes:
+        socket_port = args.socket_port or args.port + 1
+        ports.append((socket_port, args.socket_processes, "sockets"))
+        env.setdefault("LIVE_SOCKET_PORT", str(socket_port))  # set (even empty) by a proxy's set-up: kept
+    groups = []
+    for port, count, name in ports:
+        try:
+            groups.append((listening_socket(args.host, port), count, name))
+        except OSError as error:
+            say(f"cannot listen on {args.host}:{port} ({name}): {error.strerror}"
+                + (" (set HEXSITE_SOCKET_PORT, or SOCKETS=0 to serve sockets on the site's port)" if name == "sockets" else ""))
+            return 1
+    return Supervisor(groups, extra, env, pages_by_gunicorn=bool(args.socket_processes) and args.pages == "gunicorn").run()
 
 
 if __name__ == "__main__":

@@ -41,8 +41,6 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or (
 )
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
-# Daphne serves /static/ itself when this is on (local runs); put a web server in front otherwise.
-SERVE_STATIC = env_bool("SERVE_STATIC", True)
 
 # HTTPS in production (DEBUG=0); `manage.py check --deploy` passes with these.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -67,8 +65,14 @@ SECURE_REFERRER_POLICY = "same-origin"  # invitation links carry a token in thei
 X_FRAME_OPTIONS = "DENY"
 
 
+# The game sockets' own port, when processes of their own serve them (hexsite/serve.py sets it
+# for its children with SOCKETS > 0); unset or empty: pages open their socket on their own origin.
+LIVE_SOCKET_PORT = int(os.environ.get("LIVE_SOCKET_PORT") or 0) or None
+
+
 def websocket_sources(hosts: list[str]) -> list[str]:
-    """ws(s): sources for the allowed hosts: CSP3 browsers count them in 'self', older ones don't."""
+    """ws(s): sources for the allowed hosts: CSP3 browsers count them in 'self', older ones don't;
+    with the sockets on a port of their own, that port on each host (not 'self': another origin)."""
     sources = []
     for host in hosts:
         if host == "*" or host.startswith("["):  # CSP has no IPv6 literals
@@ -78,21 +82,19 @@ def websocket_sources(hosts: list[str]) -> list[str]:
             sources.append(f"wss://{name}")
             if DEBUG:  # local runs: plain ws on any port
                 sources.append(f"ws://{name}:*")
+            elif LIVE_SOCKET_PORT:
+                sources += [f"wss://{name}:{LIVE_SOCKET_PORT}", f"ws://{name}:{LIVE_SOCKET_PORT}"]
     return sources
 
 
-# The <style> element htmx 2 adds for its request indicators, allowed by its hash (checked
-# against node_modules by tests/platform/test_deploy_settings.py).
-HTMX_INDICATOR_STYLE_HASH = "'sha256-faU7yAF8NxuMTNEwVmBz+VcYeIoBQ2EMHW3WaVxCvnk='"
-
-# Content-Security-Policy (django-csp): scripts only from our own files, never inline. Styles
-# from our own files and htmx's indicator style; no inline style attributes.
+# Content-Security-Policy (django-csp): scripts and styles only from our own files, never
+# inline (htmx's own indicator <style> is turned off in base.html; site.css has its rules).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", HTMX_INDICATOR_STYLE_HASH],
-        "img-src": ["'self'", "data:"],  # the empty data: favicon
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],  # data: images, e.g. in CSS
         "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS)],
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
@@ -114,7 +116,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "hexsite.staticfiles.StaticFilesConfig",  # django.contrib.staticfiles, less of node_modules
     "django.contrib.humanize",
     "channels",
     "django_htmx",
@@ -135,9 +137,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "hexsite.forwarded.ForwardedClientAddressMiddleware",  # REMOTE_ADDR behind TRUSTED_PROXY_HOPS proxies
+    # Pages compressed (gzip; Django adds random padding against BREACH); static files come
+    # compressed from WhiteNoise, before anything else runs (docs/deployment.md, "Static files").
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the browser's or the cookie's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -147,6 +155,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",  # a signed-in player's saved language wins
 ]
 
 ROOT_URLCONF = "hexsite.urls"
@@ -161,9 +170,13 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "hexsite.i18n.catalogue_version",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.game_sites",
+                "games.context_processors.live_socket_port",
+                "hexsite.context_processors.meta_description",
             ],
             # Report links, blocks and staff decisions on any page without a {% load %}.
             "builtins": ["moderation.templatetags.moderation"],
@@ -177,6 +190,9 @@ TEMPLATES = [
 # DATABASE_POOL=0 restores those per-thread connections (for comparison, or behind PgBouncer).
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
 DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
+# Threads on which a process's game sockets read and draw (games/consumers.py); each holds a pooled
+# connection while it works, so keep it well under DATABASE_POOL_MAX.
+LIVE_SOCKET_THREADS = int(os.environ.get("LIVE_SOCKET_THREADS", "4"))
 DATABASES = {
     "default": dj_database_url.parse(
         env_required("DATABASE_URL"),
@@ -233,6 +249,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "10")),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Three queues, each with workers of its own (Procfile): "play" (AI moves and turn timers, which
+# players wait for), "celery" (the default: e-mails, sweeps, after-game steps) and "solver"
+# (Hextremadura's par, 1-60 s of CPU each). A move never waits behind a solve or an e-mail.
+CELERY_TASK_ROUTES = {
+    "games.tasks.play_ai_move": {"queue": "play"},
+    "games.tasks.apply_timeouts": {"queue": "play"},
+    "games.tasks.compute_daily_par": {"queue": "solver"},
+    "games.tasks.compute_casual_par": {"queue": "solver"},
+}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -273,8 +298,10 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 # allauth's rate limits, written out (allauth merges them over its defaults, which hold for the
 # rest): "N/period/per", per client IP ("ip") or per username or e-mail tried ("key"). They are
 # counted in the default cache, i.e. Redis, shared by every process. The client IP is
-# REMOTE_ADDR: behind a proxy, Daphne must run with --proxy-headers (docs/deployment.md), or
-# every client shares the proxy's address and its limits. Tested in tests/web/test_account_limits.py.
+# REMOTE_ADDR: behind a proxy, set TRUSTED_PROXY_HOPS (the pages, under gunicorn) and run the
+# sockets' Daphnes with --proxy-headers (docs/deployment.md), or every client shares the
+# proxy's address and its limits. Tested in tests/web/test_account_limits.py.
+TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0") or 0)
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",                   # log-in form posts
     "login_failed": "10/m/ip,5/5m/key",   # failed log-ins: per client, and per account from anywhere
@@ -296,13 +323,39 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "hexsite <noreply@hexsite.local>")
 
+# Languages (docs/i18n.md): English, German and Spanish. A signed-in player's saved choice
+# (User.language) wins; otherwise the footer's choice (a cookie), then the browser's
+# Accept-Language, then English. Catalogues in locale/<code>/ are compiled by `make`.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Static files (docs/deployment.md, "Static files"): `collectstatic` copies them to STATIC_ROOT
+# with a hash of their content in their names, gzip and Brotli copies beside; WhiteNoise serves
+# them from every Daphne, those hashed names cached for ever. `make run`, the load harness and a
+# release run collectstatic first. A file not collected (a checkout where it never ran) keeps its
+# plain name in DEBUG, found by Django's finders; without DEBUG it is an error.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "hexsite.staticfiles.HashedStaticStorage"},
+}
+# Files are read once, when a process starts (no autorefresh even in DEBUG: the pages name the
+# hashed copies); in DEBUG the finders' plain files are served too.
+WHITENOISE_AUTOREFRESH = False
+WHITENOISE_USE_FINDERS = DEBUG
+# Served at the site's root: /favicon.ico, which browsers and crawlers ask for unbidden.
+WHITENOISE_ROOT = BASE_DIR / "hexsite" / "public"
 # htmx and its WebSocket extension come from npm (package.json), never copied into the repo.
 STATICFILES_DIRS = [
     BASE_DIR / "static",
@@ -319,7 +372,10 @@ GAME_SHORT_TIMER_SECONDS = int(os.environ.get("GAME_SHORT_TIMER_SECONDS", "900")
 
 # Turns of at least this many seconds are correspondence: e-mails, reminders at 80%.
 GAME_CORRESPONDENCE_SECONDS = int(os.environ.get("GAME_CORRESPONDENCE_SECONDS", "3600"))
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# The site's address, for links in e-mails (game turns, reminders, moderation). Production sets
+# SITE_URL (docs/deployment.md); unset, it is where `make run` / hexsite.serve listen.
+SITE_URL = os.environ.get("SITE_URL") or "http://{}:{}".format(
+    os.environ.get("HEXSITE_HOST") or "127.0.0.1", os.environ.get("HEXSITE_PORT") or "8000")
 
 # Move submissions per user and game: (at most this many, in a window of these seconds).
 GAME_MOVE_RATE_LIMIT = (int(os.environ.get("GAME_MOVE_RATE_LIMIT", "20")), 10)

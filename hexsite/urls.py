@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.views import home
+from hexsite.i18n import javascript_catalog
 
 handler500 = "hexsite.outages.server_error"  # an outage met by a middleware: a clear 503
 
 urlpatterns = [
     path("", home, name="home"),
     path("admin/", admin.site.urls),
+    path("jsi18n/<str:language>/", javascript_catalog, name="javascript_catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("games/", include("games.urls")),

@@ -20,6 +20,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.admin import UserAdmin as AccountsUserAdmin
 from accounts.models import User
@@ -62,12 +64,20 @@ class ModerationAdminMixin(SiteAdminMixin):
                     done += 1
                 except GameError as refused:
                     self.message_user(request, f"{obj}: {refused.message}", messages.WARNING)
-            self.message_user(request, f"{title}: {done} done.", messages.SUCCESS)
+            self.message_user(request, ngettext("%(action)s: %(count)s done.", "%(action)s: %(count)s done.", done)
+                              % {"action": title, "count": done}, messages.SUCCESS)
             return None
         context = {**self.admin_site.each_context(request), "title": title, "form": form, "objects": queryset,
                    "action": request.POST.get("action"), "opts": self.model._meta,
                    "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME)}
         return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+
+
+# A report's outcome inside a sentence ("Closed (no action needed)").
+OUTCOME_WORDS = {
+    Report.Outcome.DISMISSED: gettext_lazy("no action needed"),
+    Report.Outcome.ACTIONED: gettext_lazy("action taken"),
+}
 
 
 def _link(obj, label=None) -> str:
@@ -113,15 +123,15 @@ def apply_action(actor, data: dict, user: User, report: Report | None) -> str:
         services.rename(actor=actor, user=user, new_name=data.get("new_name", ""), reason=reason, report_id=report_id)
     elif action == "hide_message":
         if report is None or report.chat_message_id is None:
-            raise GameError("This report names no chat message.")
+            raise GameError(_("This report names no chat message."))
         services.hide_message(actor=actor, message_id=report.chat_message_id, reason=reason, report_id=report_id)
-    return dict(ActionForm.ACTIONS)[action]
+    return str(dict(ActionForm.ACTIONS)[action])
 
 
 def action_view(model_admin, request: HttpRequest, user: User, report: Report | None, back: str):
     if not services.can_moderate(request.user):
         raise PermissionDenied
-    actions = [key for key, _ in ActionForm.ACTIONS if report is not None or key not in ("dismiss", "hide_message")]
+    actions = [key for key, _label in ActionForm.ACTIONS if report is not None or key not in ("dismiss", "hide_message")]
     if report is not None and report.chat_message_id is None:
         actions.remove("hide_message")
     form = ActionForm(request.POST or None, actions=actions)
@@ -136,9 +146,9 @@ def action_view(model_admin, request: HttpRequest, user: User, report: Report | 
         except GameError as refused:
             form.add_error(None, refused.message)
         else:
-            model_admin.message_user(request, f"{done}: done and recorded.", messages.SUCCESS)
+            model_admin.message_user(request, _("%(action)s: done and recorded.") % {"action": done}, messages.SUCCESS)
             return HttpResponseRedirect(back)
-    context = {**model_admin.admin_site.each_context(request), "title": f"Act on {user.public_name}",
+    context = {**model_admin.admin_site.each_context(request), "title": _("Act on %(name)s") % {"name": user.public_name},
                "form": form, "report": report, "person": user, "opts": model_admin.model._meta,
                "default_ban_days": services.default_ban_days(user), **{"history": target_history(user)}}
     status = 403 if refusal else 400 if form.errors else 200
@@ -146,11 +156,11 @@ def action_view(model_admin, request: HttpRequest, user: User, report: Report | 
 
 
 class AgeFilter(admin.SimpleListFilter):
-    title = "age"
+    title = gettext_lazy("age")
     parameter_name = "age"
 
     def lookups(self, request, model_admin):
-        return [("day", "Last 24 hours"), ("week", "Last 7 days"), ("older", "Older than 7 days")]
+        return [("day", _("Last 24 hours")), ("week", _("Last 7 days")), ("older", _("Older than 7 days"))]
 
     def queryset(self, request, queryset):
         now = timezone.now()
@@ -182,38 +192,41 @@ class ReportAdmin(ModerationAdminMixin, admin.ModelAdmin):
         report = get_object_or_404(Report.objects.select_related("target"), pk=report_id)
         back = reverse("admin:moderation_report_changelist")
         if report.status != Report.Status.OPEN:
-            self.message_user(request, "This report is closed.", messages.WARNING)
+            self.message_user(request, _("This report is closed."), messages.WARNING)
             return HttpResponseRedirect(reverse("admin:moderation_report_change", args=[report.pk]))
         return action_view(self, request, report.target, report, back)
 
-    @admin.display(description="action")
+    @admin.display(description=gettext_lazy("action"))
     def act(self, report: Report) -> str:
         if report.status != Report.Status.OPEN:
-            return f"Closed ({report.get_outcome_display().lower()})"
-        return format_html('<a class="button" href="{}">Act on this report</a>',
-                           reverse("admin:moderation_report_act", args=[report.pk]))
+            outcome = OUTCOME_WORDS.get(report.outcome) or report.get_outcome_display().lower()
+            return _("Closed (%(outcome)s)") % {"outcome": outcome}
+        return format_html('<a class="button" href="{}">{}</a>',
+                           reverse("admin:moderation_report_act", args=[report.pk]), _("Act on this report"))
 
-    @admin.display(description="context")
+    @admin.display(description=gettext_lazy("context"))
     def context(self, report: Report) -> str:
         parts = []
         if report.chat_message_id:
             message = report.chat_message
-            parts.append(format_html("Chat message: “{}” ({})", message.text[:200],
-                                     "hidden" if message.hidden_at else "visible"))
+            # Translators: {text} is the reported chat message; {state} is "hidden" or "visible".
+            parts.append(format_html(_("Chat message: “{text}” ({state})"), text=message.text[:200],
+                                     state=_("hidden") if message.hidden_at else _("visible")))
         if report.game_id:
-            parts.append(format_html('Game: {} (<a href="{}">page</a>)', _link(report.game),
-                                     reverse("game_detail", args=[report.game_id])))
+            # Translators: {game} is a link to the game in the admin; keep the HTML link to its page.
+            parts.append(format_html(_('Game: {game} (<a href="{url}">page</a>)'), game=_link(report.game),
+                                     url=reverse("game_detail", args=[report.game_id])))
         return format_html_join(mark_safe("<br>"), "{}", ((part,) for part in parts)) if parts else "—"
 
-    @admin.display(description="the target's history")
+    @admin.display(description=gettext_lazy("the target's history"))
     def history(self, report: Report) -> str:
         from django.template.loader import render_to_string
 
         return render_to_string("admin/moderation/_history.html", {"history": target_history(report.target, report.pk)})
 
-    @admin.action(description="Dismiss the selected reports (asks for a reason)", permissions=["moderate"])
+    @admin.action(description=gettext_lazy("Dismiss the selected reports (asks for a reason)"), permissions=["moderate"])
     def dismiss_reports(self, request, queryset):
-        return self.reason_action(request, queryset.filter(status=Report.Status.OPEN), "Dismiss reports",
+        return self.reason_action(request, queryset.filter(status=Report.Status.OPEN), _("Dismiss reports"),
                                   lambda reason, report: services.dismiss(actor=request.user, report_id=report.pk,
                                                                           reason=reason))
 
@@ -227,9 +240,9 @@ class SanctionAdmin(ModerationAdminMixin, admin.ModelAdmin):
     readonly_fields = fields
     actions = ["lift_sanctions"]
 
-    @admin.action(description="Lift the selected sanctions (asks for a reason)", permissions=["moderate"])
+    @admin.action(description=gettext_lazy("Lift the selected sanctions (asks for a reason)"), permissions=["moderate"])
     def lift_sanctions(self, request, queryset):
-        return self.reason_action(request, queryset, "Lift sanctions",
+        return self.reason_action(request, queryset, _("Lift sanctions"),
                                   lambda reason, s: services.lift(actor=request.user, sanction_id=s.pk, reason=reason))
 
 
@@ -253,11 +266,11 @@ class BlockAdmin(ModerationAdminMixin, admin.ModelAdmin):
 
 
 class OpenFlagFilter(admin.SimpleListFilter):
-    title = "state"
+    title = gettext_lazy("state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
-        return [("open", "Open"), ("cleared", "Cleared")]
+        return [("open", pgettext_lazy("flag state", "Open")), ("cleared", pgettext_lazy("flag state", "Cleared"))]
 
     def queryset(self, request, queryset):
         if self.value() == "open":
@@ -278,13 +291,13 @@ class FlagAdmin(ModerationAdminMixin, admin.ModelAdmin):
     readonly_fields = fields
     actions = ["clear_flags"]
 
-    @admin.display(description="evidence in short")
+    @admin.display(description=gettext_lazy("evidence in short"))
     def summary(self, flag: Flag) -> str:
-        return flag.evidence.get("summary", "")
+        return flag.summary()
 
-    @admin.action(description="Clear the selected flags (asks for a reason)", permissions=["moderate"])
+    @admin.action(description=gettext_lazy("Clear the selected flags (asks for a reason)"), permissions=["moderate"])
     def clear_flags(self, request, queryset):
-        return self.reason_action(request, queryset, "Clear flags",
+        return self.reason_action(request, queryset, _("Clear flags"),
                                   lambda reason, f: services.clear_flag(actor=request.user, flag_id=f.pk, reason=reason))
 
 
@@ -301,7 +314,7 @@ class RecordInline(ReadOnlyInline):
     model = ModerationRecord
     fk_name = "target_user"
     fields = ("created_at", "actor", "action", "reason")
-    verbose_name_plural = "moderation record"
+    verbose_name_plural = gettext_lazy("moderation record")
 
 
 admin.site.unregister(User)
@@ -315,7 +328,7 @@ class UserAdmin(AccountsUserAdmin):
     def get_fieldsets(self, request, obj=None):
         fieldsets = list(super().get_fieldsets(request, obj))
         if obj is not None:
-            fieldsets.insert(0, ("Moderation", {"fields": ("moderation",)}))
+            fieldsets.insert(0, (_("Moderation"), {"fields": ("moderation",)}))
         return fieldsets
 
     def get_urls(self):
@@ -326,10 +339,10 @@ class UserAdmin(AccountsUserAdmin):
         person = get_object_or_404(User, pk=user_id)
         return action_view(self, request, person, None, reverse("admin:accounts_user_change", args=[person.pk]))
 
-    @admin.display(description="moderation")
+    @admin.display(description=gettext_lazy("moderation"))
     def moderation(self, user: User) -> str:
-        return format_html('<a class="button" href="{}">Warn, mute, ban, suspend, close or rename</a>',
-                           reverse("admin:accounts_user_moderate", args=[user.pk]))
+        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:accounts_user_moderate", args=[user.pk]),
+                           _("Warn, mute, ban, suspend, close or rename"))
 
 
 # --- chat and games: hiding and adjudication through the services ------------------------------
@@ -342,10 +355,11 @@ admin.site.unregister(ChatMessage)
 class ChatMessageAdmin(ModerationAdminMixin, GamesChatMessageAdmin):
     actions = ["hide_messages"]
 
-    @admin.action(description="Hide the selected messages from the players (asks for a reason; they stay stored)",
+    @admin.action(description=gettext_lazy("Hide the selected messages from the players (asks for a reason; they "
+                                           "stay stored)"),
                   permissions=["moderate"])
     def hide_messages(self, request, queryset):
-        return self.reason_action(request, queryset, "Hide chat messages",
+        return self.reason_action(request, queryset, _("Hide chat messages"),
                                   lambda reason, m: services.hide_message(actor=request.user, message_id=m.pk,
                                                                           reason=reason))
 
@@ -365,12 +379,12 @@ class GameAdmin(GamesGameAdmin):
         view = self.admin_site.admin_view(self.adjudicate_view)
         return [path("<int:game_id>/adjudicate/", view, name="games_game_adjudicate"), *super().get_urls()]
 
-    @admin.display(description="staff decision")
+    @admin.display(description=gettext_lazy("staff decision"))
     def adjudicate(self, game: Game) -> str:
         if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             return "—"
-        return format_html('<a class="button" href="{}">Abort or decide the result</a>',
-                           reverse("admin:games_game_adjudicate", args=[game.pk]))
+        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:games_game_adjudicate", args=[game.pk]),
+                           _("Abort or decide the result"))
 
     def adjudicate_view(self, request, game_id: int):
         if not services.can_moderate(request.user):
@@ -388,9 +402,9 @@ class GameAdmin(GamesGameAdmin):
             except GameError as refused:
                 form.add_error(None, refused.message)
             else:
-                self.message_user(request, "The decision is recorded and the players are told.", messages.SUCCESS)
+                self.message_user(request, _("The decision is recorded and the players are told."), messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
-        context = {**self.admin_site.each_context(request), "title": f"Adjudicate {game}", "form": form,
+        context = {**self.admin_site.each_context(request), "title": _("Adjudicate %(game)s") % {"game": game}, "form": form,
                    "game": game, "seats": list(game.seats.select_related("user")), "opts": Game._meta}
         return TemplateResponse(request, "admin/moderation/adjudicate.html", context,
                                 status=400 if form.errors else 200)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 USER = settings.AUTH_USER_MODEL
 
@@ -13,25 +16,25 @@ class Report(models.Model):
     """A player's report of another player; one open report per reporter, target and reason."""
 
     class Reason(models.TextChoices):
-        CHAT_ABUSE = "chat_abuse", "Abuse in chat"
-        CHEATING = "cheating", "Cheating or multiple accounts"
-        STALLING = "stalling", "Stalling or leaving games"
-        OFFENSIVE_NAME = "offensive_name", "Offensive name"
-        OTHER = "other", "Other"
+        CHAT_ABUSE = "chat_abuse", _("Abuse in chat")
+        CHEATING = "cheating", _("Cheating or multiple accounts")
+        STALLING = "stalling", _("Stalling or leaving games")
+        OFFENSIVE_NAME = "offensive_name", _("Offensive name")
+        OTHER = "other", pgettext_lazy("report reason", "Other")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", pgettext_lazy("report status", "Open")
+        CLOSED = "closed", pgettext_lazy("report status", "Closed")
 
     class Outcome(models.TextChoices):
-        NONE = "", "Not decided yet"
-        DISMISSED = "dismissed", "No action needed"
-        ACTIONED = "actioned", "Action taken"
+        NONE = "", _("Not decided yet")
+        DISMISSED = "dismissed", _("No action needed")
+        ACTIONED = "actioned", _("Action taken")
 
     reporter = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="reports_made")
     target = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="reports_received")
     reason = models.CharField(max_length=16, choices=Reason.choices)
-    text = models.TextField("what happened", max_length=1000, blank=True)
+    text = models.TextField(_("what happened"), max_length=1000, blank=True)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     chat_message = models.ForeignKey("games.ChatMessage", null=True, blank=True, on_delete=models.PROTECT,
                                      related_name="+")
@@ -51,17 +54,18 @@ class Report(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_reason_display()}: {self.target} (by {self.reporter})"
+        return gettext("%(reason)s: %(target)s (by %(reporter)s)") % {
+            "reason": self.get_reason_display(), "target": self.target, "reporter": self.reporter}
 
 
 class Sanction(models.Model):
     """A restriction on a user for a time (``ends_at`` None: until lifted)."""
 
     class Kind(models.TextChoices):
-        MUTE = "mute", "Muted in chat"
-        PLAY_BAN = "play_ban", "Banned from play"
-        SUSPENSION = "suspension", "Account suspended"
-        CLOSURE = "closure", "Account closed"
+        MUTE = "mute", _("Muted in chat")
+        PLAY_BAN = "play_ban", _("Banned from play")
+        SUSPENSION = "suspension", _("Account suspended")
+        CLOSURE = "closure", _("Account closed")
 
     user = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="sanctions")
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -89,18 +93,18 @@ class ModerationRecord(models.Model):
     """One moderation action: who, when, what, why, on whom. Append-only (a database trigger)."""
 
     class Action(models.TextChoices):
-        DISMISS = "dismiss", "Report dismissed"
-        WARN = "warn", "Warning"
-        MUTE = "mute", "Muted in chat"
-        PLAY_BAN = "play_ban", "Banned from play"
-        SUSPEND = "suspend", "Account suspended"
-        CLOSE = "close", "Account closed"
-        RENAME = "rename", "Display name changed"
-        HIDE_MESSAGE = "hide_message", "Chat message hidden"
-        LIFT = "lift", "Sanction lifted"
-        ABORT_GAME = "abort_game", "Game aborted"
-        END_GAME = "end_game", "Game ended with a staff result"
-        FLAG_CLEARED = "flag_cleared", "Automatic flag cleared"
+        DISMISS = "dismiss", _("Report dismissed")
+        WARN = "warn", _("Warning")
+        MUTE = "mute", _("Muted in chat")
+        PLAY_BAN = "play_ban", _("Banned from play")
+        SUSPEND = "suspend", _("Account suspended")
+        CLOSE = "close", _("Account closed")
+        RENAME = "rename", _("Display name changed")
+        HIDE_MESSAGE = "hide_message", _("Chat message hidden")
+        LIFT = "lift", _("Sanction lifted")
+        ABORT_GAME = "abort_game", _("Game aborted")
+        END_GAME = "end_game", _("Game ended with a staff result")
+        FLAG_CLEARED = "flag_cleared", _("Automatic flag cleared")
 
     actor = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="moderation_actions")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
@@ -117,12 +121,13 @@ class ModerationRecord(models.Model):
     details = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        verbose_name = "moderation record"
-        verbose_name_plural = "moderation record"
+        verbose_name = _("moderation record")
+        verbose_name_plural = _("moderation record")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} by {self.actor} ({self.created_at:%Y-%m-%d %H:%M})"
+        return gettext("%(action)s by %(actor)s (%(when)s)") % {
+            "action": self.get_action_display(), "actor": self.actor, "when": f"{self.created_at:%Y-%m-%d %H:%M}"}
 
 
 class Block(models.Model):
@@ -140,15 +145,15 @@ class Block(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker} blocks {self.blocked}"
+        return gettext("%(blocker)s blocks %(blocked)s") % {"blocker": self.blocker, "blocked": self.blocked}
 
 
 class Flag(models.Model):
     """An automatic flag for staff, with its evidence; cleared by a moderator (recorded)."""
 
     class Kind(models.TextChoices):
-        LEAVING_STREAK = "leaving_streak", "Times out or resigns in many games in a row"
-        PLACEMENT_MATCH = "placement_match", "Placements match another account's"
+        LEAVING_STREAK = "leaving_streak", _("Times out or resigns in many games in a row")
+        PLACEMENT_MATCH = "placement_match", _("Placements match another account's")
 
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="moderation_flags")
     other_user = models.ForeignKey(USER, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -158,8 +163,8 @@ class Flag(models.Model):
     cleared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name = "flag"
-        verbose_name_plural = "flagged players"
+        verbose_name = _("flag")
+        verbose_name_plural = _("flagged players")
         ordering = ["cleared_at", "-created_at"]
         constraints = [
             # One open flag per user and kind (and other account): two partial indexes, since
@@ -172,3 +177,19 @@ class Flag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.user}"
+
+    def summary(self) -> str:
+        """The evidence in short, in the reader's language: from the evidence's figures, else the
+        English "summary" stored with it (moderation/flags.py)."""
+        evidence = self.evidence if isinstance(self.evidence, dict) else {}
+        games = evidence.get("games")
+        if self.kind == self.Kind.LEAVING_STREAK and isinstance(games, list):
+            return ngettext("timed out or resigned in their last %(count)s game in a row",
+                            "timed out or resigned in their last %(count)s games in a row", len(games)) % {
+                "count": len(games)}
+        if (self.kind == self.Kind.PLACEMENT_MATCH and isinstance(games, list)
+                and isinstance(evidence.get("matched"), int) and isinstance(evidence.get("compared"), int)):
+            return ngettext("%(matched)s of %(compared)s placements identical over %(count)s game",
+                            "%(matched)s of %(compared)s placements identical over %(count)s games", len(games)) % {
+                "matched": evidence["matched"], "compared": evidence["compared"], "count": len(games)}
+        return str(evidence.get("summary", ""))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games.errors import GameError
 from moderation.models import Block, Sanction
@@ -26,12 +27,21 @@ def active(user, kind: str, now=None) -> Sanction | None:
     return running.order_by(F("ends_at").desc(nulls_first=True)).first()  # no end: the longest
 
 
-def until(sanction: Sanction) -> str:
-    """"until 5 December 2026, 14:00 UTC" in the active time zone, or "until further notice"."""
+def end_text(sanction: Sanction) -> str:
+    """When the sanction ends, in the active language and time zone: "5 Dec 2026, 14:00 UTC"
+    (the language's own date, a 24-hour time); "" for one without an end."""
     if sanction.ends_at is None:
-        return "until further notice"
+        return ""
     when = timezone.localtime(sanction.ends_at)
-    return f"until {date_format(when, 'j F Y, H:i')} {when.tzname()}"
+    return f"{date_format(when, 'DATE_FORMAT')}, {date_format(when, 'H:i')} {when.tzname()}"
+
+
+def until(sanction: Sanction, limited: str, unlimited: str, **values) -> str:
+    """One of two whole sentences, translated by the caller: ``limited`` with ``%(when)s`` for
+    a sanction with an end, ``unlimited`` ("… until further notice …") for one without."""
+    if sanction.ends_at is None:
+        return unlimited % values
+    return limited % {**values, "when": end_text(sanction)}
 
 
 def check_may_chat(user) -> None:
@@ -43,15 +53,23 @@ def check_may_chat(user) -> None:
 def mute_notice(user) -> str:
     """What a muted user reads where the chat form would be ("" when not muted)."""
     sanction = active(user, Sanction.Kind.MUTE)
-    return f"You are muted in chat {until(sanction)}. Reason: {sanction.reason}" if sanction else ""
+    if sanction is None:
+        return ""
+    return until(sanction, _("You are muted in chat until %(when)s. Reason: %(reason)s"),
+                 _("You are muted in chat until further notice. Reason: %(reason)s"), reason=sanction.reason)
 
 
 def check_may_play(user) -> None:
     """Refuse creating or joining a game, or entering a league, during a play ban."""
     sanction = active(user, Sanction.Kind.PLAY_BAN)
     if sanction is not None:
-        raise Sanctioned(f"You are banned from play {until(sanction)}, so you cannot create or join games or "
-                         f"enter leagues. Reason: {sanction.reason}")
+        raise Sanctioned(until(
+            sanction,
+            _("You are banned from play until %(when)s, so you cannot create or join games or enter leagues. "
+              "Reason: %(reason)s"),
+            _("You are banned from play until further notice, so you cannot create or join games or enter "
+              "leagues. Reason: %(reason)s"),
+            reason=sanction.reason))
 
 
 def blocked_ids(user) -> set[int]:

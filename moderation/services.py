@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.models import User
 from games import ratelimit
@@ -44,7 +46,7 @@ def can_moderate(user) -> bool:
 
 def _moderator(actor) -> None:
     if not can_moderate(actor):
-        raise NotYourSeat("Only moderators can do that.")
+        raise NotYourSeat(_("Only moderators can do that."))
 
 
 def staff_refusal(actor, user) -> str | None:
@@ -52,8 +54,8 @@ def staff_refusal(actor, user) -> str | None:
     if user is None or actor is None or getattr(actor, "is_superuser", False):
         return None
     if user.is_staff or user.is_superuser:
-        return (f"{user.public_name} is a staff account: only a superuser can act on a staff account. "
-                "Moderators act on ordinary users only.")
+        return (_("%(name)s is a staff account: only a superuser can act on a staff account. "
+                  "Moderators act on ordinary users only.") % {"name": user.public_name})
     return None
 
 
@@ -66,13 +68,13 @@ def _may_act_on(actor, user) -> None:
 def _reason(reason: str) -> str:
     reason = chat.clean_text(reason or "")
     if not reason:
-        raise BadMove("Give the reason for this action.")
+        raise BadMove(_("Give the reason for this action."))
     return reason[:2000]
 
 
 def _days(days) -> int:
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
-        raise BadMove(f"Give the number of days as a whole number from 1 to {MAX_DAYS}.")
+        raise BadMove(_("Give the number of days as a whole number from 1 to %(max)s.") % {"max": MAX_DAYS})
     return days
 
 
@@ -83,25 +85,27 @@ def file_report(*, reporter, target, reason: str, text: str = "", game: Game | N
                 chat_message: ChatMessage | None = None) -> Report:
     """A player reports another. One open report per reporter, target and reason; rate limited."""
     if reporter is None or not reporter.is_authenticated:
-        raise NotYourSeat("Log in to report a player.")
+        raise NotYourSeat(_("Log in to report a player."))
     if target is None or not target.is_active:
-        raise GameNotFound("There is no such player.")
+        raise GameNotFound(_("There is no such player."))
     if target.pk == reporter.pk:
-        raise BadMove("You cannot report yourself.")
+        raise BadMove(_("You cannot report yourself."))
     if reason not in Report.Reason.values:
-        raise BadMove("Choose a reason among those listed.")
+        raise BadMove(_("Choose a reason among those listed."))
     text = chat.clean_text(text)
     if len(text) > MAX_REPORT_CHARS:
-        raise BadMove(f"A report has at most {MAX_REPORT_CHARS} characters; this one has {len(text)}.")
+        raise BadMove(_("A report has at most %(max)s characters; this one has %(count)s.")
+                      % {"max": MAX_REPORT_CHARS, "count": len(text)})
     if chat_message is not None:
         if chat_message.author_id != target.pk:
-            raise BadMove("That message was not written by this player.")
+            raise BadMove(_("That message was not written by this player."))
         game = chat_message.game
     limit, window = REPORT_RATE
     if not ratelimit.hit("report", str(reporter.pk), limit, window):
-        raise RateLimited("You have sent many reports in a short time; wait a while before the next.",
+        raise RateLimited(_("You have sent many reports in a short time; wait a while before the next."),
                           retry_after=window)
-    already = GameNotActive(f"You have already reported {target.public_name} for this reason; staff will look at it.")
+    already = GameNotActive(_("You have already reported %(name)s for this reason; staff will look at it.")
+                            % {"name": target.public_name})
     if Report.objects.filter(reporter=reporter, target=target, reason=reason, status=Report.Status.OPEN).exists():
         raise already
     try:
@@ -114,7 +118,7 @@ def file_report(*, reporter, target, reason: str, text: str = "", game: Game | N
 
 def block(*, blocker, blocked) -> Block:
     if blocked.pk == blocker.pk:
-        raise BadMove("You cannot block yourself.")
+        raise BadMove(_("You cannot block yourself."))
     return Block.objects.get_or_create(blocker=blocker, blocked=blocked)[0]
 
 
@@ -139,11 +143,11 @@ def _report(report_id: int | None, target=None) -> Report | None:
         return None
     report = Report.objects.select_for_update().filter(pk=report_id).first()
     if report is None:
-        raise GameNotFound("There is no such report.")
+        raise GameNotFound(_("There is no such report."))
     if report.status != Report.Status.OPEN:
-        raise GameNotActive("This report is already closed.")
+        raise GameNotActive(_("This report is already closed."))
     if target is not None and report.target_id != target.pk:
-        raise BadMove("This report is about another player.")
+        raise BadMove(_("This report is about another player."))
     return report
 
 
@@ -156,12 +160,35 @@ def _close_report(report: Report | None, actor, outcome: str) -> None:
     transaction.on_commit(lambda: _tell_reporter(report))
 
 
+# A report's reason inside a sentence ("… your report about Bo (abuse in chat)").
+REASON_WORDS = {
+    Report.Reason.CHAT_ABUSE: gettext_lazy("abuse in chat"),
+    Report.Reason.CHEATING: gettext_lazy("cheating or multiple accounts"),
+    Report.Reason.STALLING: gettext_lazy("stalling or leaving games"),
+    Report.Reason.OFFENSIVE_NAME: gettext_lazy("offensive name"),
+    Report.Reason.OTHER: pgettext_lazy("a report's reason, inside a sentence", "other"),
+}
+# A sanction inside a sentence ("The moderators have lifted this sanction: muted in chat.").
+SANCTION_WORDS = {
+    Sanction.Kind.MUTE: gettext_lazy("muted in chat"),
+    Sanction.Kind.PLAY_BAN: gettext_lazy("banned from play"),
+    Sanction.Kind.SUSPENSION: gettext_lazy("account suspended"),
+    Sanction.Kind.CLOSURE: gettext_lazy("account closed"),
+}
+
+
 def _tell_reporter(report: Report) -> None:
-    outcome = ("Staff have looked into it and taken action." if report.outcome == Report.Outcome.ACTIONED
-               else "Staff have looked into it and found nothing that calls for action.")
-    _mail(report.reporter, "Your report has been closed",
-          f"Thank you for your report about {report.target.public_name} ({report.get_reason_display().lower()}).\n"
-          f"{outcome}\n\nYour reports: {_url('my_reports')}\n")
+    reporter = report.reporter
+    with notifications.in_language_of(reporter):
+        outcome = (_("Staff have looked into it and taken action.") if report.outcome == Report.Outcome.ACTIONED
+                   else _("Staff have looked into it and found nothing that calls for action."))
+        reason = REASON_WORDS.get(report.reason) or report.get_reason_display().lower()
+        thanks = _("Thank you for your report about %(name)s (%(reason)s).") % {
+            "name": report.target.public_name, "reason": reason}
+        # Translators: the subject of an e-mail, after "hexsite: ".
+        subject = _("Your report has been closed")
+        body = f"{thanks}\n{outcome}\n\n" + _("Your reports: %(url)s") % {"url": _url("my_reports")} + "\n"
+    _mail(reporter, subject, body)
 
 
 def _url(name: str) -> str:
@@ -173,7 +200,13 @@ def _mail(user: User, subject: str, body: str) -> None:
 
 
 def _notify(user: User, subject: str, body: str) -> None:
+    """E-mail ``user`` after commit; the caller writes ``subject`` and ``body`` inside
+    ``notifications.in_language_of(user)``, in the user's language."""
     transaction.on_commit(lambda: _mail(user, subject, body))
+
+
+def _reason_line(reason: str) -> str:
+    return _("Reason: %(reason)s") % {"reason": reason}
 
 
 def dismiss(*, actor, report_id: int, reason: str) -> Report:
@@ -195,9 +228,11 @@ def warn(*, actor, user: User, reason: str, report_id: int | None = None) -> Mod
         report = _report(report_id, user)
         record = _record(actor, Action.WARN, reason, target=user, report=report)
         _close_report(report, actor, Report.Outcome.ACTIONED)
-        _notify(user, "a warning from the moderators",
-                f"The moderators of hexsite warn you.\nReason: {reason}\n\nPlease keep to the site's rules; "
-                "a further breach may lead to a mute or a ban.\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("a warning from the moderators"),
+                    _("The moderators of hexsite warn you.") + f"\n{_reason_line(reason)}\n\n"
+                    + _("Please keep to the site's rules; a further breach may lead to a mute or a ban.") + "\n")
     return record
 
 
@@ -220,8 +255,12 @@ def mute(*, actor, user: User, days: int, reason: str, report_id: int | None = N
     reason, days = _reason(reason), _days(days)
     with transaction.atomic():
         sanction = _sanction(actor, user, Sanction.Kind.MUTE, Action.MUTE, reason, days, report_id)
-        _notify(user, "you are muted in chat",
-                f"The moderators have muted you in game chat {sanctions.until(sanction)}.\nReason: {reason}\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("you are muted in chat"),
+                    sanctions.until(sanction, _("The moderators have muted you in game chat until %(when)s."),
+                                    _("The moderators have muted you in game chat until further notice."))
+                    + f"\n{_reason_line(reason)}\n")
     return sanction
 
 
@@ -240,9 +279,15 @@ def play_ban(*, actor, user: User, reason: str, days: int | None = None, report_
     days = _days(days) if days is not None else default_ban_days(user)
     with transaction.atomic():
         sanction = _sanction(actor, user, Sanction.Kind.PLAY_BAN, Action.PLAY_BAN, reason, days, report_id)
-        _notify(user, "you are banned from play",
-                f"The moderators have banned you from play {sanctions.until(sanction)}: you cannot create or "
-                f"join games or enter leagues meanwhile. Games you are playing go on.\nReason: {reason}\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("you are banned from play"),
+                    sanctions.until(sanction,
+                                    _("The moderators have banned you from play until %(when)s: you cannot create or "
+                                      "join games or enter leagues meanwhile. Games you are playing go on."),
+                                    _("The moderators have banned you from play until further notice: you cannot "
+                                      "create or join games or enter leagues meanwhile. Games you are playing go on."))
+                    + f"\n{_reason_line(reason)}\n")
     return sanction
 
 
@@ -252,13 +297,19 @@ def suspend(*, actor, user: User, days: int, reason: str, report_id: int | None 
     _may_act_on(actor, user)
     reason, days = _reason(reason), _days(days)
     if user.is_superuser or user.pk == actor.pk:
-        raise NotYourSeat("A moderator cannot suspend themselves or a superuser.")
+        raise NotYourSeat(_("A moderator cannot suspend themselves or a superuser."))
     with transaction.atomic():
         sanction = _sanction(actor, user, Sanction.Kind.SUSPENSION, Action.SUSPEND, reason, days, report_id)
         _deactivate(user)
-        _notify(user, "your account is suspended",
-                f"The moderators have suspended your account {sanctions.until(sanction)}. Your running games go "
-                f"on with the AI in your seat.\nReason: {reason}\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("your account is suspended"),
+                    sanctions.until(sanction,
+                                    _("The moderators have suspended your account until %(when)s. Your running games "
+                                      "go on with the AI in your seat."),
+                                    _("The moderators have suspended your account until further notice. Your running "
+                                      "games go on with the AI in your seat."))
+                    + f"\n{_reason_line(reason)}\n")
     _hand_games_to_ai(user)
     return sanction
 
@@ -269,13 +320,15 @@ def close_account(*, actor, user: User, reason: str, report_id: int | None = Non
     _may_act_on(actor, user)
     reason = _reason(reason)
     if user.is_superuser or user.pk == actor.pk:
-        raise NotYourSeat("A moderator cannot close their own account or a superuser's.")
+        raise NotYourSeat(_("A moderator cannot close their own account or a superuser's."))
     with transaction.atomic():
         sanction = _sanction(actor, user, Sanction.Kind.CLOSURE, Action.CLOSE, reason, None, report_id)
         _deactivate(user)
-        _notify(user, "your account is closed",
-                f"The moderators have closed your account. Your running games go on with the AI in your seat.\n"
-                f"Reason: {reason}\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("your account is closed"),
+                    _("The moderators have closed your account. Your running games go on with the AI in your seat.")
+                    + f"\n{_reason_line(reason)}\n")
     _hand_games_to_ai(user)
     return sanction
 
@@ -322,16 +375,19 @@ def lift(*, actor, sanction_id: int, reason: str) -> Sanction:
     with transaction.atomic():
         sanction = Sanction.objects.select_for_update().filter(pk=sanction_id).first()
         if sanction is None:
-            raise GameNotFound("There is no such sanction.")
+            raise GameNotFound(_("There is no such sanction."))
         if not sanction.is_active():
-            raise GameNotActive("This sanction is no longer in force.")
+            raise GameNotActive(_("This sanction is no longer in force."))
         sanction.lifted_at = timezone.now()
         sanction.save(update_fields=["lifted_at"])
         _record(actor, Action.LIFT, reason, target=sanction.user, sanction=sanction)
         if sanction.kind in (Sanction.Kind.SUSPENSION, Sanction.Kind.CLOSURE):
             _reactivate_unless_still_locked(sanction.user)
-        _notify(sanction.user, f"{sanction.get_kind_display().lower()}: lifted",
-                f"The moderators have lifted this sanction: {sanction.get_kind_display().lower()}.\n")
+        with notifications.in_language_of(sanction.user):
+            words = {"sanction": SANCTION_WORDS.get(sanction.kind) or sanction.get_kind_display().lower()}
+            # Translators: the subject of an e-mail, after "hexsite: "; the sanction as in "muted in chat".
+            _notify(sanction.user, _("%(sanction)s: lifted") % words,
+                    _("The moderators have lifted this sanction: %(sanction)s.") % words + "\n")
     return sanction
 
 
@@ -360,7 +416,7 @@ def rename(*, actor, user: User, new_name: str, reason: str, report_id: int | No
     reason = _reason(reason)
     new_name = chat.clean_text(new_name or "")
     if len(new_name) > 40:
-        raise BadMove("A display name has at most 40 characters.")
+        raise BadMove(_("A display name has at most 40 characters."))
     with transaction.atomic():
         report = _report(report_id, user)
         old = User.objects.select_for_update().values_list("display_name", flat=True).get(pk=user.pk)
@@ -368,9 +424,11 @@ def rename(*, actor, user: User, new_name: str, reason: str, report_id: int | No
         user.display_name = new_name
         record = _record(actor, Action.RENAME, reason, target=user, report=report, old_name=old, new_name=new_name)
         _close_report(report, actor, Report.Outcome.ACTIONED)
-        _notify(user, "your display name was changed",
-                f"The moderators changed your display name from \"{old}\" to \"{user.public_name}\".\n"
-                f"Reason: {reason}\n")
+        with notifications.in_language_of(user):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(user, _("your display name was changed"),
+                    _("The moderators changed your display name from \"%(old)s\" to \"%(new)s\".")
+                    % {"old": old, "new": user.public_name} + f"\n{_reason_line(reason)}\n")
     return record
 
 
@@ -384,8 +442,11 @@ def hide_message(*, actor, message_id: int, reason: str, report_id: int | None =
         _record(actor, Action.HIDE_MESSAGE, reason, target=message.author, report=report, game=message.game,
                 chat_message=message)
         _close_report(report, actor, Report.Outcome.ACTIONED)
-        _notify(message.author, "a chat message of yours was hidden",
-                f"The moderators hid your message in {message.game}: \"{message.text[:200]}\"\nReason: {reason}\n")
+        with notifications.in_language_of(message.author):
+            # Translators: the subject of an e-mail, after "hexsite: ".
+            _notify(message.author, _("a chat message of yours was hidden"),
+                    _("The moderators hid your message in %(game)s: \"%(text)s\"")
+                    % {"game": message.game, "text": message.text[:200]} + f"\n{_reason_line(reason)}\n")
     return message
 
 
@@ -421,7 +482,7 @@ def clear_flag(*, actor, flag_id: int, reason: str) -> Flag:
     with transaction.atomic():
         flag = Flag.objects.select_for_update().filter(pk=flag_id, cleared_at__isnull=True).first()
         if flag is None:
-            raise GameNotActive("This flag is already cleared.")
+            raise GameNotActive(_("This flag is already cleared."))
         flag.cleared_at = timezone.now()
         flag.save(update_fields=["cleared_at"])
         _record(actor, Action.FLAG_CLEARED, reason, target=flag.user, kind=flag.kind)

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -50,7 +51,8 @@ def report_player(request: HttpRequest, username: str) -> HttpResponse:
                                  text=form.cleaned_data["text"], game=game, chat_message=message)
         except GameError as error:
             return error_response(request, error)
-        messages.success(request, f"Thank you: staff will look at your report about {target.public_name}.")
+        messages.success(request, _("Thank you: staff will look at your report about %(name)s.")
+                         % {"name": target.public_name})
         return redirect("my_reports")
     context = {"target": target, "form": form, "game": game, "chat_message": message}
     return render(request, "moderation/report.html", context, status=400 if form.errors else 200)
@@ -71,11 +73,11 @@ def block_player(request: HttpRequest, username: str) -> HttpResponse:
     try:
         if request.POST.get("unblock"):
             services.unblock(blocker=request.user, blocked=target)
-            messages.success(request, f"You no longer block {target.public_name}.")
+            messages.success(request, _("You no longer block %(name)s.") % {"name": target.public_name})
         else:
             services.block(blocker=request.user, blocked=target)
-            messages.success(request, f"You block {target.public_name}: you no longer see their chat messages "
-                                      "or their invitations.")
+            messages.success(request, _("You block %(name)s: you no longer see their chat messages or their "
+                                        "invitations.") % {"name": target.public_name})
     except GameError as error:
         return error_response(request, error)
     return redirect("player", username=target.username)

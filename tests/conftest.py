@@ -7,6 +7,21 @@ import pytest
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _static_files_without_collectstatic(tmp_path_factory):
+    """Tests run without `collectstatic`: pages name the plain static files and the servers of
+    the tests find them where they lie (WhiteNoise and live_server through Django's finders).
+    tests/web/test_static_files.py collects them and checks what production serves. (Servers in
+    processes of their own read the settings: tests/platform/daphne_load.py collects for them.)"""
+    from django.test import override_settings
+
+    storages = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    # An empty STATIC_ROOT: never the copies an earlier `make run` collected, stale once edited.
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path_factory.mktemp("static"), WHITENOISE_USE_FINDERS=True):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _toy_game():
     """The toy engine of platform tests, known to the platform but never offered."""
     from games.sites import GameSite, register
@@ -112,10 +127,10 @@ def celery_worker_thread(transactional_db):
     """A real Celery worker (in a thread of this process) consuming from the Redis broker."""
     from celery.contrib.testing.worker import start_worker
 
-    from hexsite.celery import app
+    from hexsite.celery import QUEUES, app
 
     app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=list(QUEUES)) as worker:
         yield worker
     app.control.purge()
     _close_other_connections()

@@ -9,12 +9,23 @@ from games.hexland.engine import KIND
 from games.models import Game, Seat
 
 
-def open_rooms() -> QuerySet[Game]:
-    """Public rooms waiting for players, with their seats counted."""
-    return (Game.objects.filter(kind=KIND, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+def _public_rooms(*statuses: str) -> QuerySet[Game]:
+    return (Game.objects.filter(kind=KIND, status__in=statuses, visibility=Game.Visibility.PUBLIC)
             .select_related("created_by")
             .annotate(seat_count=Count("seats"),
-                      free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__ai_level="")))
+                      free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__ai_level=""))))
+
+
+def open_rooms() -> QuerySet[Game]:
+    """Public rooms with a seat free for a player, with their seats counted."""
+    return _public_rooms(Game.Status.OPEN).filter(free_seats__gt=0).order_by("-created_at")
+
+
+def rooms_to_watch() -> QuerySet[Game]:
+    """Public rooms nobody can join, newest first: full ones waiting for their host to start and
+    those being played (anyone signed in may watch them)."""
+    return (_public_rooms(Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.PAUSED)
+            .filter(Q(free_seats=0) | ~Q(status=Game.Status.OPEN))
             .order_by("-created_at"))
 
 

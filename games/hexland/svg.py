@@ -21,11 +21,17 @@ from typing import Iterable, Mapping
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.hexland import words
 
 R = 40.0  # circumradius of a hex
 _UX, _UY = R * sqrt(3) / 2, R / 2   # one lattice step across, one down
 MARGIN = 8.0  # beyond the sea's rounded outline (its stroke reaches 6 past it)
 TOKEN_R = 13.5
+HARBOUR_FONT = 15   # a harbour's two words (docs/hexland.md: readable on a phone)
+HARBOUR_W, HARBOUR_H = 52.0, 40.0   # its badge: inside the water hex, clear of the coast
 INK, SEA = "#1f2430", "#4f8fc6"
 _TEXT = 'font-family="system-ui, sans-serif" text-anchor="middle"'
 
@@ -41,7 +47,7 @@ PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 # colours that stay apart under the common colour-vision deficiencies.
 PLAYER_COLOURS = ("#E69F00", "#0072B2", "#F4F4F4", "#CC79A7")
 PLAYER_INKS = (INK, "#ffffff", INK, INK)     # the digit on a piece of that colour
-PLAYER_COLOUR_NAMES = ("orange", "blue", "white", "purple")
+PLAYER_COLOUR_NAMES = words.COLOUR_NAMES  # in the active language
 ROAD_DASHES = ("", "7 3", "2.5 2.5", "9 3 2.5 3")   # solid, dashed, dotted, dash-dot
 
 NODE_MOVES = ("place_settlement", "build_settlement", "build_city")
@@ -136,10 +142,10 @@ class Geometry:
     def view_box(self) -> str:
         points = self.sea or [(x + dx, y + dy) for x, y in self.hexes.values() or [(0.0, 0.0)]
                               for dx, dy in ((-_UX, -R), (_UX, R))]
-        left = min(x for x, _ in points) - MARGIN
-        right = max(x for x, _ in points) + MARGIN
-        top = min(y for _, y in points) - MARGIN
-        bottom = max(y for _, y in points) + MARGIN
+        left = min(x for x, _y in points) - MARGIN
+        right = max(x for x, _y in points) + MARGIN
+        top = min(y for _x, y in points) - MARGIN
+        bottom = max(y for _x, y in points) + MARGIN
         return " ".join(_fmt(v) for v in (left, top, right - left, bottom - top))
 
 
@@ -170,20 +176,23 @@ def _number(value) -> int | None:
 def hex_text(info: Mapping | None) -> str:
     """"the 8 ore (mountains)", "the desert"."""
     if not info or _terrain(info.get("terrain")) == "desert":
-        return "the desert"
+        return _("the desert")
     res, n = _resource(info.get("resource")), _number(info.get("number"))
-    return f"the {n} {res} ({_terrain(info.get('terrain'))})"
+    # Translators: a hex of the Hexland island, e.g. "the 8 ore (mountains)".
+    return _("the %(number)s %(resource)s (%(terrain)s)") % {
+        "number": n, "resource": words.resource(res), "terrain": words.terrain(_terrain(info.get("terrain")))}
 
 
 def _short_hex(info: Mapping | None) -> str:
     if not info or _terrain(info.get("terrain")) == "desert":
-        return "desert"
-    return f"{_number(info.get('number'))} {_resource(info.get('resource'))}"
+        return words.terrain("desert")
+    return words.spot(_number(info.get("number")), _resource(info.get("resource")))
 
 
 def _harbour_text(harbour: Mapping) -> str:
     res = _resource(harbour.get("resource"))
-    return f"2:1 {res} harbour" if res else "3:1 harbour"
+    # Translators: a Hexland harbour where 2 cards of one resource buy 1 card, e.g. "2:1 wood harbour".
+    return _("2:1 %(resource)s harbour") % {"resource": words.resource(res)} if res else _("3:1 harbour")
 
 
 def node_text(view: Mapping, geo: Geometry, node: int) -> str:
@@ -191,82 +200,100 @@ def node_text(view: Mapping, geo: Geometry, node: int) -> str:
     info = _hex_info(view)
     parts = [_short_hex(info.get(h)) for h in geo.node_hexes.get(node, [])]
     if len(parts) < 3:
-        parts.append("the coast")
+        parts.append(_("the coast"))
     for harbour in (view.get("board") or {}).get("harbours") or []:
         if node in [_int(x) for x in harbour.get("nodes") or []]:
             parts.append(_harbour_text(harbour))
-    return "corner " + str(node) + " (" + ", ".join(parts) + ")"
+    # Translators: a corner of the Hexland board by its number and what is around it, e.g.
+    # "corner 12 (6 wheat, 8 ore, the coast)".
+    return _("corner %(node)s (%(around)s)") % {"node": node, "around": ", ".join(parts)}
 
 
 def edge_text(view: Mapping, geo: Geometry, edge: int) -> str:
     info = _hex_info(view)
     parts = [_short_hex(info.get(h)) for h in geo.edge_hexes(edge)]
     if len(parts) < 2:
-        parts.append("the coast")
-    return f"edge {edge} (between {' and '.join(parts)})"
+        parts.append(_("the coast"))
+    # Translators: an edge of the Hexland board by its number and the two hexes (or a hex and
+    # the coast) on either side, e.g. "edge 30 (between 6 wheat and the coast)".
+    return _("edge %(edge)s (between %(first)s and %(second)s)") % {
+        "edge": edge, "first": ", ".join(parts[:-1]), "second": parts[-1]}
 
 
 def _name(view: Mapping, seat) -> str:
+    fallback = _("Player %(number)s") % {"number": _int(seat) + 1}
     for p in view.get("players") or []:
         if _int(p.get("seat")) == _int(seat):
-            return str(p.get("name") or f"Player {_int(seat) + 1}")
-    return f"Player {_int(seat) + 1}"
+            return str(p.get("name") or fallback)
+    return fallback
 
 
 def move_label(view: Mapping, move: Mapping, geo: Geometry | None = None) -> str:
     """A move in words, for buttons and their labels ("Build a road on edge 12 (...)")."""
     geo = geo or Geometry(view.get("topology") or {})
     kind = move.get("type")
-    if kind == "place_settlement":
-        return f"Place a settlement at {node_text(view, geo, _int(move.get('node')))}"
-    if kind == "build_settlement":
-        return f"Build a settlement at {node_text(view, geo, _int(move.get('node')))}"
-    if kind == "build_city":
-        return f"Upgrade to a city at {node_text(view, geo, _int(move.get('node')))}"
+    if kind in ("place_settlement", "build_settlement", "build_city"):
+        corner = node_text(view, geo, _int(move.get("node")))
+        if kind == "place_settlement":
+            return _("Place a settlement at %(corner)s") % {"corner": corner}
+        if kind == "build_settlement":
+            return _("Build a settlement at %(corner)s") % {"corner": corner}
+        return _("Upgrade to a city at %(corner)s") % {"corner": corner}
     if kind == "place_road":
-        return f"Place a road on {edge_text(view, geo, _int(move.get('edge')))}"
+        return _("Place a road on %(edge)s") % {"edge": edge_text(view, geo, _int(move.get("edge")))}
     if kind == "build_road":
-        return f"Build a road on {edge_text(view, geo, _int(move.get('edge')))}"
+        return _("Build a road on %(edge)s") % {"edge": edge_text(view, geo, _int(move.get("edge")))}
     if kind == "move_pair":
-        return (f"Move your auto-placed pair: settlement at "
-                f"{node_text(view, geo, _int(move.get('node')))}, road on edge "
-                f"{_int(move.get('edge'))}")
+        return _("Move your auto-placed pair: settlement at %(corner)s, road on edge %(edge)s") % {
+            "corner": node_text(view, geo, _int(move.get("node"))), "edge": _int(move.get("edge"))}
     if kind == "move_robber":
-        text = f"Move the robber to {hex_text(_hex_info(view).get(_int(move.get('hex'))))}"
+        where = hex_text(_hex_info(view).get(_int(move.get("hex"))))
         victim = move.get("victim")
-        return text + (f" and steal from {_name(view, victim)}" if victim is not None else "")
+        if victim is not None:
+            return _("Move the robber to %(hex)s and steal from %(player)s") % {"hex": where,
+                                                                               "player": _name(view, victim)}
+        return _("Move the robber to %(hex)s") % {"hex": where}
     return _other_label(view, move)
 
 
 def _cards(bundle) -> str:
     if not isinstance(bundle, Mapping):
-        return "nothing"
-    parts = [f"{_int(k, 0)} {r}" for r, k in bundle.items() if r in RESOURCES and _int(k, 0)]
-    return ", ".join(parts) or "nothing"
+        return str(words.NOTHING)
+    return words.amounts((r, _int(k, 0)) for r, k in bundle.items() if r in RESOURCES)
 
 
-_DEV_TITLES = {"knight": "a Knight", "road_building": "Road Building",
-               "year_of_plenty": "Year of Plenty", "monopoly": "Monopoly"}
+def _play_label(move: Mapping) -> str:
+    """A development card's move in words ("Play Year of Plenty for wood and ore")."""
+    card = move.get("card")
+    if card == "knight":
+        return _("Play a Knight")
+    if card == "road_building":
+        return _("Play Road Building")
+    if card == "year_of_plenty":
+        picks = [words.resource(r) for r in move.get("resources") or [] if r in RESOURCES]
+        if len(picks) == 2:
+            return _("Play Year of Plenty for %(first)s and %(second)s") % {"first": picks[0], "second": picks[1]}
+        if len(picks) == 1:
+            return _("Play Year of Plenty for %(resource)s") % {"resource": picks[0]}
+        return _("Play Year of Plenty")
+    if card == "monopoly":
+        if _resource(move.get("resource")):
+            return _("Play Monopoly on %(resource)s") % {"resource": words.resource(move.get("resource"))}
+        return _("Play Monopoly")
+    return _("Play a development card")
 
 
 def _other_label(view: Mapping, move: Mapping) -> str:
     kind = move.get("type")
-    fixed = {"roll": "Roll the dice", "end_turn": "End your turn",
-             "buy_dev": "Buy a development card", "accept": "Accept the offer",
-             "decline": "Decline the offer", "cancel": "Withdraw your offer"}
+    fixed = {"roll": _("Roll the dice"), "end_turn": _("End your turn"),
+             "buy_dev": _("Buy a development card"), "accept": _("Accept the offer"),
+             "decline": _("Decline the offer"), "cancel": _("Withdraw your offer")}
     if kind in fixed:
         return fixed[kind]
     if kind == "discard":
-        return f"Discard {_cards(move.get('cards'))}"
+        return _("Discard %(cards)s") % {"cards": _cards(move.get("cards"))}
     if kind == "play_dev":
-        card = move.get("card")
-        text = f"Play {_DEV_TITLES.get(card, 'a development card')}"
-        if card == "year_of_plenty":
-            picks = [r for r in move.get("resources") or [] if r in RESOURCES]
-            text += " for " + " and ".join(picks)
-        elif card == "monopoly" and _resource(move.get("resource")):
-            text += f" on {move.get('resource')}"
-        return text
+        return _play_label(move)
     if kind == "bank_trade":
         give, get = _resource(move.get("give")), _resource(move.get("get"))
         rate = 4
@@ -275,11 +302,13 @@ def _other_label(view: Mapping, move: Mapping) -> str:
             if _int(p.get("seat")) == you:
                 rate = _int((p.get("rates") or {}).get(give), 4)
         count = max(1, _int(move.get("count"), 1))
-        return f"Trade {rate * count} {give} for {count} {get} with the bank"
+        # Translators: give and get are amounts of resources, e.g. "Trade 4 wood for 1 ore with the bank".
+        return _("Trade %(give)s for %(get)s with the bank") % {"give": words.amount(rate * count, give),
+                                                                "get": words.amount(count, get)}
     if kind == "offer":
-        return f"Offer {_cards(move.get('give'))} for {_cards(move.get('get'))}"
+        return _("Offer %(give)s for %(get)s") % {"give": _cards(move.get("give")), "get": _cards(move.get("get"))}
     if kind == "confirm":
-        return f"Trade with {_name(view, move.get('seat'))}"
+        return _("Trade with %(player)s") % {"player": _name(view, move.get("seat"))}
     return str(kind)
 
 
@@ -464,8 +493,12 @@ def _land(geo: Geometry, view: Mapping) -> str:
         cx, cy = geo.hexes[h]
         terrain = _terrain(info.get("terrain"))
         res, n = _resource(info.get("resource")), _number(info.get("number"))
-        title = (f"{terrain}, number {n}, produces {res}" if n and res
-                 else f"{terrain}, no number, produces nothing")
+        if n and res:
+            title = _("Hex %(hex)s: %(terrain)s, number %(number)s, produces %(resource)s") % {
+                "hex": h, "terrain": words.terrain(terrain), "number": n, "resource": words.resource(res)}
+        else:
+            title = _("Hex %(hex)s: %(terrain)s, no number, produces nothing") % {
+                "hex": h, "terrain": words.terrain(terrain)}
         pts = _hex_points(cx, cy)
         pattern = (f'<polygon points="{pts}" fill="url(#hl-pat-{terrain})"/>'
                    if terrain != "desert" else "")
@@ -473,7 +506,7 @@ def _land(geo: Geometry, view: Mapping) -> str:
         number = f' data-number="{n}"' if n else ""
         parts.append(
             f'<g class="hl-hex hl-{terrain}" data-hex="{h}" data-terrain="{terrain}"{number}>'
-            f"<title>{escape(f'Hex {h}: {title}')}</title>"
+            f"<title>{escape(title)}</title>"
             f'<polygon points="{pts}" fill="{TERRAIN_FILL[terrain]}"/>{pattern}'
             f'<polygon class="hl-hex-edge" points="{pts}" fill="none" stroke="#f3ead2" '
             f'stroke-width="2.2" stroke-linejoin="round"/>{token}</g>')
@@ -496,23 +529,29 @@ def _harbours(geo: Geometry, view: Mapping) -> str:
         px, py = hx + (mx - hx) * 1.68, hy + (my - hy) * 1.68
         res = _resource(harbour.get("resource"))
         rate = "2:1" if res else "3:1"
+        # Translators: a Hexland harbour's title, e.g. "2:1 wood harbour: trade 2:1 at corners 3 and 4".
+        title = _("%(harbour)s: trade %(rate)s at corners %(first)s and %(second)s") % {
+            "harbour": _harbour_text(harbour), "rate": rate, "first": nodes[0], "second": nodes[1]}
+        # Translators: the word under "3:1" on a harbour that takes any resource (a few letters:
+        # it is drawn on a small badge, as are the resources' names on the other harbours).
+        word = words.resource(res) if res else pgettext("hexland harbour", "any")
         ring = TERRAIN_FILL[RESOURCE_TERRAIN[res]] if res else "#ffffff"
         piers = "".join(
             f'<line x1="{_fmt(px)}" y1="{_fmt(py)}" x2="{_fmt(x)}" y2="{_fmt(y)}"/>'
             for x, y in ((ax, ay), (bx, by)))
-        word = (f'<text x="{_fmt(px)}" y="{_fmt(py + 9)}" font-size="6.5" fill="{INK}">{res}</text>'
-                if res else
-                f'<text x="{_fmt(px)}" y="{_fmt(py + 9)}" font-size="6.5" fill="{INK}">any</text>')
+        # The rate over its resource on a badge inside the water hex, in letters big enough to
+        # read at a phone's width (the board about 360 px wide: 15 units are 11 CSS px there).
+        box = (f'<rect x="{_fmt(px - HARBOUR_W / 2)}" y="{_fmt(py - HARBOUR_H / 2)}" width="{_fmt(HARBOUR_W)}" '
+               f'height="{_fmt(HARBOUR_H)}" rx="8" fill="#fffaf0" stroke="{ring}" stroke-width="3.5"/>')
         parts.append(
             f'<g class="hl-harbour" data-edge="{e}" data-nodes="{nodes[0]} {nodes[1]}" '
             f'data-rate="{rate}" data-resource="{res or "any"}">'
-            f"<title>{escape(_harbour_text(harbour))}: trade {rate} at corners "
-            f"{nodes[0]} and {nodes[1]}</title>"
-            f'<g stroke="#7a5a34" stroke-width="2.6" stroke-linecap="round">{piers}</g>'
-            f'<circle cx="{_fmt(px)}" cy="{_fmt(py)}" r="15" fill="#fffaf0" stroke="{ring}" '
-            f'stroke-width="4"/>'
-            f'<text x="{_fmt(px)}" y="{_fmt(py + 1)}" font-size="10" font-weight="700" '
-            f'fill="{INK}">{rate}</text>{word}</g>')
+            f"<title>{escape(title)}</title>"
+            f'<g stroke="#7a5a34" stroke-width="2.6" stroke-linecap="round">{piers}</g>{box}'
+            f'<text class="hl-harbour-rate" x="{_fmt(px)}" y="{_fmt(py - 3)}" font-size="{HARBOUR_FONT}" '
+            f'font-weight="700" fill="{INK}">{rate}</text>'
+            f'<text class="hl-harbour-word" x="{_fmt(px)}" y="{_fmt(py + 13)}" font-size="{HARBOUR_FONT}" '
+            f'fill="{INK}">{escape(word)}</text></g>')
     return f'<g class="hl-harbours">{"".join(parts)}</g>'
 
 
@@ -529,11 +568,12 @@ def _roads(geo: Geometry, view: Mapping) -> str:
         b = (x1 + (x2 - x1) * 0.88, y1 + (y2 - y1) * 0.88)
         line = f'x1="{_fmt(a[0])}" y1="{_fmt(a[1])}" x2="{_fmt(b[0])}" y2="{_fmt(b[1])}"'
         dash = seat_dash(seat)
+        title = _("%(player)s's road") % {"player": _name(view, seat)}
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<g class="hl-road hl-seat-{seat % 4}" data-edge="{e}" data-seat="{seat}" '
             f'data-colour="{seat_colour(seat)}">'
-            f"<title>{escape(_name(view, seat))}'s road</title>"
+            f"<title>{escape(title)}</title>"
             f'<line {line} stroke="{INK}" stroke-width="7.5" stroke-linecap="round"/>'
             f'<line {line} stroke="{seat_colour(seat)}" stroke-width="4.5"{dash_attr}/></g>')
     return f'<g class="hl-roads">{"".join(parts)}</g>'
@@ -553,11 +593,15 @@ def _buildings(geo: Geometry, view: Mapping) -> str:
         x, y = geo.nodes[n]
         shape = _CITY if kind == "city" else _SETTLEMENT
         digit_at = (-5.5, 6) if kind == "city" else (0, 4.5)
+        if kind == "city":
+            title = _("%(player)s's city") % {"player": _name(view, seat)}
+        else:
+            title = _("%(player)s's settlement") % {"player": _name(view, seat)}
         parts.append(
             f'<g class="hl-building hl-{kind} hl-seat-{seat % 4}" data-node="{n}" '
             f'data-seat="{seat}" data-kind="{kind}" data-colour="{seat_colour(seat)}" '
             f'transform="translate({_fmt(x)} {_fmt(y)}) scale(1.2)">'
-            f"<title>{escape(_name(view, seat))}'s {kind}</title>"
+            f"<title>{escape(title)}</title>"
             f'<path d="{shape}" fill="{seat_colour(seat)}" stroke="{INK}" stroke-width="1.6" '
             f'stroke-linejoin="round"/>'
             f'<text x="{_fmt(digit_at[0])}" y="{_fmt(digit_at[1])}" font-size="8.5" '
@@ -573,8 +617,9 @@ def _robber(geo: Geometry, view: Mapping) -> str:
     has_token = _number(_hex_info(view).get(h, {}).get("number")) is not None
     # beside the number disc, so the number it blocks stays readable
     x, y = (cx - 23, cy + 2) if has_token else (cx, cy)
+    title = escape(pgettext("hexland piece", "robber"))  # outside the f-string: xgettext finds it there
     return (f'<g class="hl-robber" data-hex="{h}" transform="translate({_fmt(x)} {_fmt(y)})">'
-            f"<title>robber</title>"
+            f"<title>{title}</title>"
             f'<path d="M-6 10 C-7 4 -5 0 -3.2 -2.5 A5 5 0 1 1 3.2 -2.5 C5 0 7 4 6 10 Z" '
             f'fill="#2b2b30" stroke="#f8efd8" stroke-width="1.3"/></g>')
 
@@ -587,12 +632,40 @@ def board_svg(view: Mapping, *, interactive: bool = False, targets: Mapping | No
     click (``targets``, by default ``click_targets(view)``) is a focusable button carrying
     its move as JSON in ``data-move``."""
     geo = Geometry(view.get("topology") or {})
-    label = label or "Hexland board"
-    body = [pattern_defs(), _sea(geo), _land(geo, view), _harbours(geo, view),
-            _roads(geo, view), _buildings(geo, view), _robber(geo, view)]
+    body = _island(geo, view) + _pieces(geo, view, interactive, targets)
+    return _svg(geo, "hl-board", interactive, label or _("Hexland board"), body)
+
+
+def island_svg(view: Mapping, *, label: str = "") -> SafeString:
+    """What stays as it is for a whole game: the sea, the hexes with their numbers and the
+    harbours. The live page draws it once and lays ``pieces_svg`` over it (same viewBox)."""
+    geo = Geometry(view.get("topology") or {})
+    return _svg(geo, "hl-board hl-island", False, label or _("Hexland island"), _island(geo, view))
+
+
+def pieces_svg(view: Mapping, *, interactive: bool = False, targets: Mapping | None = None,
+               label: str = "") -> SafeString:
+    """What a game changes, to lay over ``island_svg``: the roads, buildings and robber, and
+    with ``interactive`` the seat's places to click (as ``board_svg``'s)."""
+    geo = Geometry(view.get("topology") or {})
+    body = _pieces(geo, view, interactive, targets)
+    return _svg(geo, "hl-board hl-pieces", interactive, label or _("Pieces on the island"), body)
+
+
+def _island(geo: Geometry, view: Mapping) -> list[str]:
+    return [pattern_defs(), _sea(geo), _land(geo, view), _harbours(geo, view)]
+
+
+def _pieces(geo: Geometry, view: Mapping, interactive: bool, targets: Mapping | None) -> list[str]:
+    body = [_roads(geo, view), _buildings(geo, view), _robber(geo, view)]
     if interactive:
         body.append(_targets(geo, view, targets if targets is not None else _click_targets(view, geo)))
-    css = "hl-board hl-interactive" if interactive else "hl-board"
+    return body
+
+
+def _svg(geo: Geometry, css: str, interactive: bool, label: str, body: list[str]) -> SafeString:
+    """An interactive drawing is a group of buttons; a plain one an image."""
+    css = f"{css} hl-interactive" if interactive else css
     return mark_safe(
         f'<svg class="{css}" xmlns="http://www.w3.org/2000/svg" viewBox="{geo.view_box()}" '
         f'role="{"group" if interactive else "img"}" aria-label="{escape(label)}" {_TEXT}>'
@@ -602,10 +675,10 @@ def board_svg(view: Mapping, *, interactive: bool = False, targets: Mapping | No
 def describe_dice(dice: Iterable | None) -> str:
     values = [_int(d, 0) for d in dice or []]
     if len(values) != 2:
-        return "not rolled yet"
+        return _("not rolled yet")
     return f"{values[0]} + {values[1]} = {sum(values)}"
 
 
-__all__ = ["board_svg", "click_targets", "move_label", "node_text", "edge_text", "hex_text",
+__all__ = ["board_svg", "island_svg", "pieces_svg", "click_targets", "move_label", "node_text", "edge_text", "hex_text",
            "seat_colour", "seat_ink", "seat_marker", "seat_dash", "PLAYER_COLOURS",
            "PLAYER_COLOUR_NAMES", "BOARD_MOVES", "pattern_defs", "Geometry", "describe_dice"]

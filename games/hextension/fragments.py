@@ -13,13 +13,15 @@ same in every seat's view and the spectator's) and from names and ranks, never f
 round's submission (``view["pending"]``), which only the viewer's own form and board show.
 The viewer's own rows differ from the others' only by "(you)"; they are pieces of their own.
 
-The caches are per process and bounded (least recently used pieces go first).
+The caches are per process and bounded (least recently used pieces go first). A piece holds
+words, so its key holds the active language too.
 """
 from __future__ import annotations
 
 from typing import Iterable, Mapping
 
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games.pieces import Pieces
@@ -53,18 +55,20 @@ def _seat_key(seat_view: Mapping) -> tuple:
 
 def diagram_cards(players: Iterable[Mapping], over: bool) -> SafeString:
     """Every seat's diagram card (``hextension/_diagram_card.html``), in the rows' order."""
+    language = translation.get_language()
     parts = []
     for row in players:
-        key = (bool(over), row["seat"], row["name"], bool(row["is_you"]), _seat_key(row["view"]))
+        key = (language, bool(over), row["seat"], row["name"], bool(row["is_you"]), _seat_key(row["view"]))
         parts.append(_cards.get(key, lambda row=row: _draw("hextension/_diagram_card.html", row, over)))
     return mark_safe("".join(parts))
 
 
 def standings_rows(players: Iterable[Mapping]) -> SafeString:
     """The running game's standings table body rows."""
+    language = translation.get_language()
     parts = []
     for row in players:
-        key = ("standings", row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
+        key = ("standings", language, row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
                row["nmr"], bool(row["out"]))
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_standings_row.html", row)))
     return mark_safe("".join(parts))
@@ -72,9 +76,10 @@ def standings_rows(players: Iterable[Mapping]) -> SafeString:
 
 def result_rows(players: Iterable[Mapping]) -> SafeString:
     """The finished game's results table body rows, with the hindsight figures."""
+    language = translation.get_language()
     parts = []
     for row in players:
-        key = ("results", row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
+        key = ("results", language, row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
                row["ai_score"], row["best_score"])
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_result_row.html", row)))
     return mark_safe("".join(parts))
@@ -82,13 +87,13 @@ def result_rows(players: Iterable[Mapping]) -> SafeString:
 
 def history(rounds: list[Mapping]) -> SafeString:
     """The table of the tiles drawn in each closed round (``round_history``)."""
-    key = tuple((r["number"], tuple(r["tiles"])) for r in rounds)
+    key = (translation.get_language(), tuple((r["number"], tuple(r["tiles"])) for r in rounds))
     return mark_safe(_histories.get(key, lambda: render_to_string("hextension/_history.html", {"rounds": rounds})))
 
 
 def progress(progress: Mapping, version: int) -> SafeString:
     """Who has moved this round (``_progress.html``, in the region hx-round)."""
-    key = ("progress", version, tuple(progress["moved"]), tuple(progress["waiting"]), progress["in_game"])
+    key = ("progress", translation.get_language(), version, tuple(progress["moved"]), tuple(progress["waiting"]), progress["in_game"])
     return mark_safe(_rows.get(key, lambda: render_to_string(
         "hextension/_progress.html", {"progress": progress, "game": {"version": version}})))
 

@@ -1,5 +1,9 @@
 """Hextension on the site: what the platform asks of this game."""
+from django.utils.translation import gettext as _
+
+from games import selectors
 from games.hextension import forms, services
+from games.hextension.refusals import REFUSALS
 from games.regions import PUBLIC, SEAT, Region
 from games.sites import GameSite
 
@@ -32,8 +36,13 @@ REGIONS = (
 )
 
 
+def player_stats(user) -> selectors.PlayerStats:
+    """A player's finished Hextension games: how many, scores and places."""
+    return selectors.player_stats(user, "hextension")
+
+
 def round_label(view: dict) -> str:
-    return f"Round {view['round']} of {view['rounds']}"
+    return _("Round %(round)s of %(rounds)s") % {"round": view["round"], "rounds": view["rounds"]}
 
 
 SITE = GameSite(
@@ -48,4 +57,7 @@ SITE = GameSite(
     turn_label=round_label,
     urls="games.hextension.urls",
     lobby_url_name="hextension_lobby",
+    profile_sections=(("hextension/_stats.html", player_stats),),
+    describe_settings=forms.describe_settings,
+    refusals=REFUSALS,
 )

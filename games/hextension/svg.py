@@ -3,7 +3,7 @@
 Pure functions from view data (``rules.view``) to SVG markup. Every value taken from the view is
 either checked against the engine's fixed names (cells, tiles) or escaped before it is written.
 The geometry is computed once at import, and the drawing of a tile is cached, so a page with a
-hundred diagrams stays cheap.
+hundred diagrams stays cheap. Drawings holding words are cached per language (``_language``).
 """
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from functools import lru_cache
 from math import sqrt
 from typing import Iterable, Mapping
 
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.hextension.engine.board import AXIAL, CELLS, DIRECTIONS, LINES, TILE_SET
 
@@ -25,6 +28,11 @@ _COS30 = sqrt(3) / 2
 
 def _fmt(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _language() -> str:
+    """The active language: part of the key of every cached drawing that holds words."""
+    return translation.get_language() or ""
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -110,8 +118,10 @@ def _number_text(at: tuple[float, float], value: int) -> str:
 def describe_tile(tile: str) -> str:
     """A readable name of the tile for titles and labels: "tile 174 (| 1, / 7, \\ 4)"."""
     if tile not in TILE_SET:
-        return f"tile {tile}"
-    return "tile {} ({})".format(tile, ", ".join(f"{DIRECTIONS[d]} {tile[d]}" for d in range(3)))
+        return _("tile %(tile)s") % {"tile": tile}
+    values = ", ".join(f"{DIRECTIONS[d]} {tile[d]}" for d in range(3))
+    # Translators: a tile named by its values; "values" is its three directions and values, "| 1, / 7, \ 4".
+    return _("tile %(tile)s (%(values)s)") % {"tile": tile, "values": values}
 
 
 @lru_cache(maxsize=4096)
@@ -157,15 +167,22 @@ def _translate(cell: str) -> str:
     return f'transform="translate({_fmt(x)} {_fmt(y)})"'
 
 
-@lru_cache(maxsize=4096)
 def _filled_cell(cell: str, tile: str, state: str, interactive: bool, detailed: bool = True) -> str:
     """A cell holding a tile: "placed", "latest" (placed in the latest round) or "pending".
     Only a ``detailed`` cell carries a title: diagrams stay small."""
-    what = escape(describe_tile(tile))
+    return _drawn_filled_cell(cell, tile, state, interactive, detailed, _language())
+
+
+@lru_cache(maxsize=4096)
+def _drawn_filled_cell(cell: str, tile: str, state: str, interactive: bool, detailed: bool, language: str) -> str:
+    values = {"cell": cell, "tile": describe_tile(tile)}
     if state == "pending":
-        caption = f"Cell {cell}, {what}, your placement this round (not final yet)"
+        caption = _("Cell %(cell)s, %(tile)s, your placement this round (not final yet)") % values
+    elif state == "latest":
+        caption = _("Cell %(cell)s, %(tile)s, placed in the latest round") % values
     else:
-        caption = f"Cell {cell}, {what}" + (", placed in the latest round" if state == "latest" else "")
+        caption = _("Cell %(cell)s, %(tile)s") % values
+    caption = escape(caption)
     shape = _hex(CELL_FILL[state], _PENDING_OUTLINE) if state == "pending" else _hex(CELL_FILL[state])
     title = f"<title>{caption}</title>" if detailed else ""
     handle = name = ""
@@ -189,9 +206,13 @@ def _button_attrs(cell: str, caption: str) -> str:
     return f' data-cell="{cell}" role="button" tabindex="0" aria-label="{caption}"'
 
 
-@lru_cache(maxsize=4096)
 def _empty_cell(cell: str, interactive: bool, detailed: bool) -> str:
-    handle = _button_attrs(cell, f"Cell {cell}, empty") if interactive else ""
+    return _drawn_empty_cell(cell, interactive, detailed, _language())
+
+
+@lru_cache(maxsize=4096)
+def _drawn_empty_cell(cell: str, interactive: bool, detailed: bool, language: str) -> str:
+    handle = _button_attrs(cell, escape(_("Cell %(cell)s, empty") % {"cell": cell})) if interactive else ""
     name = _cell_name(cell) if detailed else ""
     return (
         f'<g class="hx-cell hx-empty" data-state="empty" {_translate(cell)}{handle}>'
@@ -230,7 +251,7 @@ def board_svg(
     """One player's board: placed tiles (the latest round's darker), ``pending`` (tile -> cell, the
     viewer's own submission of the open round) as a dashed preview, empty cells named. When
     ``interactive``, empty and planned cells are keyboard-focusable buttons carrying ``data-cell``."""
-    label = label or "Hextension board"
+    label = label or _("Hextension board")
     css_class = "hx-board hx-interactive" if interactive else "hx-board"
     head = _svg_open(css_class, BOARD_VIEW_BOX, "group" if interactive else "img", label)
     return mark_safe(head + _cells(seat_view, pending, interactive, detailed=True) + "</svg>")
@@ -241,34 +262,43 @@ def board_svg(
 
 def _values_text(values: list) -> str:
     words = [str(int(v)) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    # Translators: the last two of the values a line can still score, as in "3, 4 or 8".
+    return _("%(first)s or %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+
+
+def _marker(index: int, status: str, value: int | None, values: tuple[int, ...]) -> str:
+    return _drawn_marker(index, status, value, values, _language())
 
 
 @lru_cache(maxsize=4096)
-def _marker(index: int, status: str, value: int | None, values: tuple[int, ...]) -> str:
+def _drawn_marker(index: int, status: str, value: int | None, values: tuple[int, ...], language: str) -> str:
     line = LINES[index]
     x, y = (_fmt(v) for v in MARKERS[index])
-    name = f"{line.symbol} line {' '.join(line.cells)}"
+    # Translators: a line of the board by its direction (|, / or \) and its cells, as in "| line A1 A2 A3".
+    name = _("%(direction)s line %(cells)s") % {"direction": line.symbol, "cells": " ".join(line.cells)}
     if status == "scoring":
-        title = f"{name}: full, scores {value * len(line.cells)}"
+        title = _("%(line)s: full, scores %(points)s") % {"line": name, "points": value * len(line.cells)}
         body = (
             f'<circle cx="{x}" cy="{y}" r="{MARKER_RADIUS}" fill="{SCORING_FILL}" stroke="{ACCENT}"/>'
             f'<text x="{x}" y="{y}" dy=".35em" font-size="14" font-weight="700">{value}</text>'
         )
     elif status == "dead":
-        title = f"{name}: can no longer score"
+        title = _("%(line)s: can no longer score") % {"line": name}
         body = f'<circle cx="{x}" cy="{y}" r="{DEAD_RADIUS}" fill="{DEAD_FILL}"/>'
     elif value is not None:
-        title = f"{name}: can still score {value} ({value * len(line.cells)} points)"
+        title = _("%(line)s: can still score %(value)s (%(points)s points)") % {
+            "line": name, "value": value, "points": value * len(line.cells)}
         body = f'<text x="{x}" y="{y}" dy=".35em" font-size="14" font-weight="700">{value}</text>'
     else:
         # An empty line could still take any of several values: a small dot marks its end and
         # the title lists them, rather than crowding three numbers into a small diagram.
-        title = f"{name}: empty, can still score {_values_text(values)}"
+        title = _("%(line)s: empty, can still score %(values)s") % {"line": name, "values": _values_text(values)}
         body = f'<circle cx="{x}" cy="{y}" r="2.5" fill="{MUTED}"/>'
     return (
         f'<g class="hx-line-end hx-line-{status}" data-line="{index}" data-status="{status}">'
-        f"<title>{title}</title>{body}</g>"
+        f"<title>{escape(title)}</title>{body}</g>"
     )
 
 
@@ -287,7 +317,7 @@ def _markers(lines: list) -> str:
 def diagram_svg(seat_view: Mapping, *, label: str = "") -> SafeString:
     """The evaluation diagram of one board: the board plus, at the end of each line, the value
     it can still score, a shaded number when it is full and scores, a dark circle when dead."""
-    label = label or "Hextension evaluation diagram"
+    label = label or _("Hextension evaluation diagram")
     head = _svg_open("hx-diagram", DIAGRAM_VIEW_BOX, "img", label)
     body = _cells(seat_view, None, False, detailed=False) + _markers(seat_view.get("lines") or [])
     return mark_safe(head + body + "</svg>")
@@ -315,17 +345,17 @@ def legend_items() -> list[tuple[SafeString, str]]:
     )
     return [
         (mark_safe(_swatch(_hex(CELL_FILL["placed"]) + tile_marks("174"))),
-         "A grey cell holds a tile: its three coloured lines and values (| / \\)."),
+         _("A grey cell holds a tile: its three coloured lines and values (| / \\).")),
         (mark_safe(_swatch(_hex(CELL_FILL["latest"]) + tile_marks("963"))),
-         "A darker cell holds a tile placed in the latest round."),
+         _("A darker cell holds a tile placed in the latest round.")),
         (mark_safe(_swatch(open_mark)),
-         "A number beyond a line's end: the value that line can still score (value × its length)."),
+         _("A number beyond a line's end: the value that line can still score (value × its length).")),
         (mark_safe(_swatch(f'<circle r="6" fill="{MUTED}"/>')),
-         "A small dot: the line is empty and can still score any of several values."),
+         _("A small dot: the line is empty and can still score any of several values.")),
         (mark_safe(_swatch(scoring)),
-         "A shaded number: the line is full of one value and scores it."),
+         _("A shaded number: the line is full of one value and scores it.")),
         (mark_safe(_swatch(f'<circle r="{DEAD_RADIUS * 2}" fill="{DEAD_FILL}"/>')),
-         "A dark circle: the line can no longer score (two values on it, or too few tiles of its value left)."),
+         _("A dark circle: the line can no longer score (two values on it, or too few tiles of its value left).")),
     ]
 
 
@@ -343,22 +373,34 @@ def board_text(seat_view: Mapping, *, pending: Mapping | None = None) -> SafeStr
         if board.get(cell) is not None:
             items.append(f"<li>{cell}: {escape(describe_tile(str(board[cell])))}</li>")
         elif cell in planned:
-            items.append(f"<li>{cell}: {escape(describe_tile(str(planned[cell])))}, planned this round</li>")
+            planned_text = _("%(tile)s, planned this round") % {"tile": describe_tile(str(planned[cell]))}
+            items.append(f"<li>{cell}: {escape(planned_text)}</li>")
     empty = len(CELLS) - len(items)
     lines = [entry for entry in (seat_view.get("lines") or [])[: len(LINES)] if isinstance(entry, Mapping)]
     scoring = [(LINES[i], e) for i, e in enumerate(lines) if e.get("status") == "scoring"]
     dead = sum(1 for e in lines if e.get("status") == "dead")
     still = sum(1 for e in lines if e.get("status") == "open")
-    parts = [f"<p>{len(items)} cell{'s' if len(items) != 1 else ''} filled, {empty} empty.</p>"]
+    filled = ngettext("%(filled)s cell filled, %(empty)s empty.", "%(filled)s cells filled, %(empty)s empty.",
+                      len(items)) % {"filled": len(items), "empty": empty}
+    parts = [f"<p>{escape(filled)}</p>"]
     if items:
         parts.append(f'<ul class="hx-board-cells">{"".join(items)}</ul>')
     if lines:
         points = sum(int(e.get("value") or 0) * len(line.cells) for line, e in scoring)
-        full = "; ".join(f"{line.symbol} {' '.join(line.cells)} scores {int(e.get('value') or 0) * len(line.cells)}" for line, e in scoring)
-        parts.append(
-            f"<p>Lines: {len(scoring)} full and scoring ({points} points){': ' + escape(full) if full else ''}; "
-            f"{dead} can no longer score; {still} still open.</p>"
-        )
+        full = "; ".join(
+            # Translators: a full line of the board and its score, as in "| A1 A2 A3 scores 27".
+            _("%(direction)s %(cells)s scores %(points)s") % {
+                "direction": line.symbol, "cells": " ".join(line.cells), "points": int(e.get("value") or 0) * len(line.cells)}
+            for line, e in scoring)
+        counts = {"scoring": len(scoring), "points": points, "full": full, "dead": dead, "open": still}
+        if full:
+            text = _("Lines: %(scoring)s full and scoring (%(points)s points): %(full)s; %(dead)s can no longer score; "
+                     "%(open)s still open.") % counts
+        else:
+            text = _("Lines: %(scoring)s full and scoring (%(points)s points); %(dead)s can no longer score; "
+                     "%(open)s still open.") % counts
+        parts.append(f"<p>{escape(text)}</p>")
+    summary = escape(_("The board in words"))
     return mark_safe(
-        '<details class="hx-board-text"><summary>The board in words</summary>' + "".join(parts) + "</details>"
+        f'<details class="hx-board-text"><summary>{summary}</summary>' + "".join(parts) + "</details>"
     )

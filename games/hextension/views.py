@@ -7,6 +7,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.errors import GameError
@@ -35,7 +36,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 game = _open_game(request.user, data)
         except GameError as error:
             return error_response(request, error)
-        messages.success(request, "Your game is open." if players - ai_seats > 1 else "Your game has started.")
+        messages.success(request, _("Your game is open.") if players - ai_seats > 1 else _("Your game has started."))
         return redirect("game_detail", game_id=game.pk)
     return render(request, "hextension/new.html", {"form": form}, status=400 if form.errors else 200)
 

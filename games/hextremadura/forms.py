@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from games.errors import BadMove
 
@@ -15,7 +16,7 @@ def parse_placement(data: QueryDict) -> dict:
             q, r = int(data["q"]), int(data["r"])
         move = {"type": "place", "tile": data["tile"], "q": q, "r": r, "rotation": int(data.get("rotation", 0))}
     except (KeyError, ValueError):
-        raise BadMove("Choose a tile, a cell and a rotation.") from None
+        raise BadMove(_("Choose a tile, a cell and a rotation.")) from None
     if data.get("face"):
         move["face"] = data["face"]
     return move

@@ -4,6 +4,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from games import state_store
 from games.errors import BadMove, GameNotActive, GameNotFound
 from games.hextremadura import engine
@@ -43,9 +45,9 @@ def is_daily(game: Game) -> bool:
 def hint(game: Game, seat: int) -> dict:
     """The solver's suggestion from the player's own view (never the hidden order)."""
     if is_daily(game):
-        raise BadMove("There are no hints in the daily puzzle.")
+        raise BadMove(_("There are no hints in the daily puzzle."))
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive("This game is over.")
+        raise GameNotActive(_("This game is over."))
     return ai.hint(engine.view(state_store.load(game), seat))
 
 
@@ -104,7 +106,7 @@ class ParInfo:
 
     @property
     def label(self) -> str:
-        return "proved best" if self.proved else "best found"
+        return _("proved best") if self.proved else _("best found")
 
 
 def _par_row(game: Game):
@@ -145,12 +147,12 @@ def solver_game(game: Game, at: int) -> SolverStep:
     """The solver's game of ``game``'s shuffle, step by step. Its placements show the whole
     shuffle, so only once the game is over (the caller checks who may watch the game)."""
     if game.kind != engine.KIND:
-        raise GameNotFound("Only Hextremadura games have a par.")
+        raise GameNotFound(_("Only Hextremadura games have a par."))
     if game.status != Game.Status.FINISHED:
-        raise GameNotActive("The solver's game is shown once yours is over.")
+        raise GameNotActive(_("The solver's game is shown once yours is over."))
     row = _par_row(game)
     if row is None or row.par is None or not row.par_moves:
-        raise GameNotFound("The solver has not played this shuffle yet.")
+        raise GameNotFound(_("The solver has not played this shuffle yet."))
     moves = list(row.par_moves)
     at = max(0, min(at, len(moves)))
     state = engine.replay({}, game.seed, moves[:at])

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games import jobs, services
 from games.errors import GameNotActive
@@ -47,14 +49,20 @@ def start_daily_game(*, user, day: dt.date | None = None) -> Game:
     try:
         with transaction.atomic():
             if DailyAttempt.objects.filter(puzzle=puzzle, user=user).exists():
-                raise GameNotActive("You have already played today's puzzle: one attempt each.")
+                raise GameNotActive(_("You have already played today's puzzle: one attempt each."))
             game = services.create_game(kind=KIND, config={"players": 1}, created_by=user, seed=puzzle.seed,
-                                        title=f"Daily puzzle, {puzzle.date:%d %B %Y}", visibility=Game.Visibility.PRIVATE)
+                                        title=daily_title(puzzle.date), visibility=Game.Visibility.PRIVATE)
             DailyAttempt.objects.create(puzzle=puzzle, user=user, game=game)
             services.start_game(game_id=game.pk)
     except IntegrityError:  # a second click raced the first
-        raise GameNotActive("You have already played today's puzzle: one attempt each.") from None
+        raise GameNotActive(_("You have already played today's puzzle: one attempt each.")) from None
     return Game.objects.get(pk=game.pk)
+
+
+def daily_title(day: dt.date) -> str:
+    """The title of a daily game: stored with the game, in the language of the player who starts it
+    (only that player, and others who have finished the same puzzle, ever see it)."""
+    return _("Daily puzzle, %(date)s") % {"date": date_format(day, "DATE_FORMAT")}
 
 
 CASUAL_PAR_BUDGET_S = 10.0

@@ -1,5 +1,6 @@
 """Hextremadura on the site: what the platform asks of this game."""
 from games.hextremadura import forms, selectors, svg
+from games.hextremadura.refusals import REFUSALS
 from games.sites import GameSite
 
 
@@ -19,4 +20,5 @@ SITE = GameSite(
     urls="games.hextremadura.urls",
     lobby_url_name="hextremadura_home",
     profile_sections=(("hextremadura/_solo_stats.html", selectors.solo_stats),),
+    refusals=REFUSALS,
 )

@@ -2,7 +2,8 @@
 
 Pure functions from the engine's view (``docs/hextremadura.md``, "View") to SVG markup. Every
 value read from the view is escaped, or checked against a fixed list of names, before it is
-written; only markup built that way is marked safe.
+written; only markup built that way is marked safe. The engine's words (terrains, icons, faces,
+objectives) are written in the site's words, in the active language (``words``).
 
 Geometry: pointy-topped hexagons at axial (q, r), y growing downward. Side i faces direction i
 (0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE, counter-clockwise on screen); space i is the triangle between
@@ -15,7 +16,9 @@ from typing import Iterable, Mapping
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
+from games.hextremadura import words
 from games.hextremadura.engine.tiles import TILES
 
 R = 40.0  # circumradius of a hex
@@ -24,9 +27,7 @@ MARGIN = 12.0
 
 KINDS = ("forest", "water", "crops")
 KIND_FILL = {"forest": "#3f7d3a", "water": "#3b82c4", "crops": "#e2b53f"}
-KIND_LETTER = {"forest": "F", "water": "W", "crops": "C"}
-SIDE_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
-ICON_LETTER = {"acorn": "A", "stork": "S", "monument": "M"}
+ICONS = ("acorn", "stork", "monument")
 ICON_FILL = {"acorn": "#7a4a1f", "stork": "#ffffff", "monument": "#6b6b6b"}
 ICON_INK = {"acorn": "#ffffff", "stork": "#1f2430", "monument": "#ffffff"}
 INK, MET, UNMET, LEGAL = "#1f2430", "#276749", "#9b2c2c", "#2f6f4f"
@@ -117,10 +118,13 @@ def _upright(x: float, y: float, rotation: int) -> str:
 def requirement_text(req: Mapping) -> str:
     kind = _kind(req.get("kind"))
     side = _int(req.get("side")) % 6
-    text = f"needs {_int(req.get('n'))} {kind} at side {side} ({SIDE_NAMES[side]})"
-    if "met" in req:
-        text += ": met" if req.get("met") else f": not met (largest {_int(req.get('reach'))})"
-    return text
+    text = words.requirement_phrase(kind, _int(req.get("n")), side)
+    if "met" not in req:
+        return text
+    if req.get("met"):
+        # Translators: a requirement of a tile on the map, as in "needs 6 forest at side 1 (NE): met".
+        return _("%(requirement)s: met") % {"requirement": text}
+    return _("%(requirement)s: not met (largest %(reach)s)") % {"requirement": text, "reach": _int(req.get("reach"))}
 
 
 def _bubble(req: Mapping, rotation: int = 0) -> str:
@@ -141,29 +145,31 @@ def _bubble(req: Mapping, rotation: int = 0) -> str:
         f'<g class="{css}" data-kind="{kind}" data-n="{n}" data-side="{side}"{status} {_upright(x, y, rotation)}>'
         f"<title>{escape(requirement_text(req))}</title>"
         f'<circle r="10.5" fill="#fff" stroke="{KIND_FILL[kind]}" stroke-width="3"/>'
-        f'<text y="3.5" font-size="10" font-weight="700" fill="{INK}">{KIND_LETTER[kind]}{n}</text>{badge}</g>'
+        f'<text y="3.5" font-size="10" font-weight="700" fill="{INK}">{escape(words.kind_letter(kind))}{n}</text>{badge}</g>'
     )
 
 
 def _icon(entry: Mapping, rotation: int = 0) -> str:
-    icon = entry.get("icon") if entry.get("icon") in ICON_LETTER else None
+    icon = entry.get("icon") if entry.get("icon") in ICONS else None
     if icon is None:
         return ""
     space = _int(entry.get("space")) % 6
     x, y = _polar(60 * space, APOTHEM * 0.62)
     return (
         f'<g class="hxt-icon hxt-icon-{icon}" data-icon="{icon}" data-space="{space}" {_upright(x, y, rotation)}>'
-        f"<title>{icon}</title>"
+        f"<title>{escape(words.icon_name(icon))}</title>"
         f'<circle r="8" fill="{ICON_FILL[icon]}" stroke="{INK}" stroke-width="1"/>'
-        f'<text y="3.5" font-size="9.5" font-weight="700" fill="{ICON_INK[icon]}">{ICON_LETTER[icon]}</text></g>'
+        f'<text y="3.5" font-size="9.5" font-weight="700" fill="{ICON_INK[icon]}">{escape(words.icon_letter(icon))}</text></g>'
     )
 
 
 def objective_text(objective: Mapping) -> str:
-    text = str(objective.get("text") or objective.get("family") or "objective")
-    if "met" in objective:
-        text += ": met" if objective.get("met") else ": not met yet"
-    return text
+    text = words.objective_phrase(objective)
+    if "met" not in objective:
+        return text
+    if objective.get("met"):
+        return _("%(objective)s: met") % {"objective": text}
+    return _("%(objective)s: not met yet") % {"objective": text}
 
 
 def _objective_marker(objective: Mapping | None, rotation: int = 0) -> str:
@@ -197,16 +203,19 @@ def tile_body(face: Mapping, rotation: int = 0) -> str:
 
 def describe_face(tile: str, face: Mapping) -> str:
     """A readable account of one face, for titles and screen readers."""
-    kinds = [KIND_LETTER[_kind(k)] for k in face.get("spaces") or []]
-    name = str(face.get("face") or "")
-    words = [f"{tile} ({name})" if name else str(tile), "spaces " + "".join(kinds)]
-    words += [requirement_text(req) for req in face.get("requirements") or [] if isinstance(req, Mapping)]
-    icons = [str(icon.get("icon")) for icon in face.get("icons") or [] if isinstance(icon, Mapping)]
+    kinds = [words.kind_letter(_kind(k)) for k in face.get("spaces") or []]
+    name = face.get("face")
+    # Translators: a tile and the face it shows, as in "T1 (front)" or "R2 (a)".
+    parts = [_("%(tile)s (%(face)s)") % {"tile": tile, "face": words.face_name(name)} if name else str(tile),
+             # Translators: a face's six spaces by their terrains' letters, as in "spaces FFWWCC".
+             _("spaces %(letters)s") % {"letters": "".join(kinds)}]
+    parts += [requirement_text(req) for req in face.get("requirements") or [] if isinstance(req, Mapping)]
+    icons = [words.icon_name(icon.get("icon")) for icon in face.get("icons") or [] if isinstance(icon, Mapping)]
     if icons:
-        words.append("icons " + ", ".join(icons))
+        parts.append(_("icons %(icons)s") % {"icons": ", ".join(icons)})
     if isinstance(face.get("objective"), Mapping):
-        words.append("objective: " + objective_text(face["objective"]))
-    return "; ".join(words)
+        parts.append(_("objective: %(objective)s") % {"objective": objective_text(face["objective"])})
+    return "; ".join(parts)
 
 
 def tile_svg(entry: Mapping, face: str | None = None, rotation: int = 0, size: int = 96) -> SafeString:
@@ -246,11 +255,13 @@ def _placed(tile: Mapping) -> str:
 
 
 def _legal(q: int, r: int) -> str:
+    # Translators: keep "%(q)s, %(r)s" together as it is: the cell shows these words and a voice control user says them.
+    label = escape(_("Place the tile at %(q)s, %(r)s") % {"q": q, "r": r})
     return (
         f'<g class="hxt-cell hxt-legal" data-q="{q}" data-r="{r}" role="button" tabindex="0" '
-        f'aria-label="Place the tile at {q}, {r}" {_translate(q, r)}>'
+        f'aria-label="{label}" {_translate(q, r)}>'
         f'<polygon points="{HEX_POINTS}" fill="#eef6f1" stroke="{LEGAL}" stroke-width="2" stroke-dasharray="5 3"/>'
-        f'<text y="4" font-size="11" fill="{LEGAL}">{q},{r}</text></g>'
+        f'<text y="4" font-size="11" fill="{LEGAL}">{q}, {r}</text></g>'  # the name's words (WCAG 2.5.3)
     )
 
 
@@ -276,8 +287,9 @@ def view_box(cells: Iterable[tuple[int, int]]) -> str:
     return " ".join(_fmt(v) for v in (left, top, width, height))
 
 
-def map_svg(view: Mapping, *, interactive: bool = False, label: str = "Hextremadura map") -> SafeString:
+def map_svg(view: Mapping, *, interactive: bool = False, label: str = "") -> SafeString:
     """The map: every placed tile, and (when ``interactive``) the legal cells as buttons."""
+    label = label or _("Hextremadura map")
     tiles = [t for t in view.get("map") or [] if isinstance(t, Mapping)]
     legal = legal_cells(view) if interactive else []
     cells = [(_int(t.get("q")), _int(t.get("r"))) for t in tiles] + legal

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors as platform_selectors
@@ -62,10 +63,10 @@ def daily_leaderboard(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
-        return error_response(request, GameError("That is not a date (use YYYY-MM-DD)."))
+        return error_response(request, GameError(_("That is not a date (use YYYY-MM-DD).")))
     puzzle = selectors.puzzle_of(day)
     if puzzle is None:
-        return error_response(request, GameNotFound("There was no puzzle that day."))
+        return error_response(request, GameNotFound(_("There was no puzzle that day.")))
     return render(request, "hextremadura/leaderboard.html",
                   {"puzzle": puzzle, "rows": selectors.leaderboard(puzzle), "par": selectors.par_info(puzzle),
                    "attempt": selectors.daily_attempt(request.user, puzzle)})
@@ -80,7 +81,7 @@ def solver_game(request: HttpRequest, game_id: int) -> HttpResponse:
         at = int(request.GET.get("at", 0))
         step = selectors.solver_game(game, at)
     except ValueError:
-        return error_response(request, BadMove("Give the step as a whole number."), game_id)
+        return error_response(request, BadMove(_("Give the step as a whole number.")), game_id)
     except GameError as error:
         return error_response(request, error, game_id)
     return render(request, "hextremadura/solver_game.html", {"step": step, "game": game, "par": step.par})

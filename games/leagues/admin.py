@@ -1,5 +1,6 @@
 """Leagues in the admin: read-only; staff pause and resume a season through the league services."""
 from django.contrib import admin, messages
+from django.utils.translation import gettext, gettext_lazy as _
 
 from games.admin_base import ReadOnlyInline, SiteAdminMixin, SiteModelAdmin
 from games.errors import GameError
@@ -28,11 +29,11 @@ class LeagueAdmin(SiteModelAdmin):
         # Pausing stops every game's clock: for staff trusted to change leagues.
         return request.user.has_perm(f"{League._meta.app_label}.change_league")
 
-    @admin.action(description="Pause the selected seasons (every running game keeps its time)", permissions=["pause"])
+    @admin.action(description=_("Pause the selected seasons (every running game keeps its time)"), permissions=["pause"])
     def pause_seasons(self, request, queryset):
         self._set_paused(request, queryset, paused=True)
 
-    @admin.action(description="Resume the selected seasons", permissions=["pause"])
+    @admin.action(description=_("Resume the selected seasons"), permissions=["pause"])
     def resume_seasons(self, request, queryset):
         self._set_paused(request, queryset, paused=False)
 
@@ -41,9 +42,12 @@ class LeagueAdmin(SiteModelAdmin):
             try:
                 services.set_paused(league_id=league_id, by_user=request.user, paused=paused)
             except GameError as refused:
-                self.message_user(request, f"{name}: {refused}", messages.WARNING)
+                # Translators: a league the admin could not pause or resume, then why.
+                self.message_user(request, gettext("%(league)s: %(reason)s") % {"league": name, "reason": refused},
+                                  messages.WARNING)
             else:
-                self.message_user(request, f"{name}: {'paused' if paused else 'resumed'}.", messages.SUCCESS)
+                done = gettext("%(league)s: paused.") if paused else gettext("%(league)s: resumed.")
+                self.message_user(request, done % {"league": name}, messages.SUCCESS)
 
 
 @admin.register(Announcement)

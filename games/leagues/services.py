@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from django.dispatch import receiver
 
@@ -31,15 +32,15 @@ def can_organise(user) -> bool:
 def _organised(league_id: int, user) -> League:
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
-        raise GameNotFound("There is no such league.")
+        raise GameNotFound(_("There is no such league."))
     if league.organiser_id != user.pk and not user.is_staff:
-        raise NotYourSeat("Only the organiser of this league can do that.")
+        raise NotYourSeat(_("Only the organiser of this league can do that."))
     return league
 
 
 def create_league(*, organiser, **fields) -> League:
     if not can_organise(organiser):
-        raise NotYourSeat("Only organisers can create leagues; ask the staff for the organiser permission.")
+        raise NotYourSeat(_("Only organisers can create leagues; ask the staff for the organiser permission."))
     return League.objects.create(organiser=organiser, **fields)
 
 
@@ -48,13 +49,13 @@ def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEnt
     sanctions.check_may_play(user)  # a play ban keeps a player out of new seasons too
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
-        raise GameNotFound("There is no such league.")
+        raise GameNotFound(_("There is no such league."))
     if league.status != League.Status.ENROLLING:
-        raise GameNotActive("This league's season has started; entries are closed.")
+        raise GameNotActive(_("This league's season has started; entries are closed."))
     if league.entry == League.Entry.INVITATION and token != league.invite_token:
-        raise NotYourSeat("This league takes players by invitation only.")
+        raise NotYourSeat(_("This league takes players by invitation only."))
     if LeagueEntry.objects.filter(league=league, user=user).exists():
-        raise GameNotActive("You have already entered this league.")
+        raise GameNotActive(_("You have already entered this league."))
     status = LeagueEntry.Status.PENDING if league.entry == League.Entry.APPROVAL else LeagueEntry.Status.APPROVED
     return LeagueEntry.objects.create(league=league, user=user, status=status)
 
@@ -64,9 +65,9 @@ def decide_entry(*, league_id: int, entry_id: int, by_user, approve: bool) -> Le
     league = _organised(league_id, by_user)
     entry = LeagueEntry.objects.filter(pk=entry_id, league=league).first()
     if entry is None:
-        raise GameNotFound("There is no such entry in this league.")
+        raise GameNotFound(_("There is no such entry in this league."))
     if entry.status != LeagueEntry.Status.PENDING or league.status != League.Status.ENROLLING:
-        raise GameNotActive("Only entries waiting for approval, before the season starts, can be decided.")
+        raise GameNotActive(_("Only entries waiting for approval, before the season starts, can be decided."))
     entry.status = LeagueEntry.Status.APPROVED if approve else LeagueEntry.Status.DECLINED
     entry.save(update_fields=["status"])
     return entry
@@ -82,10 +83,10 @@ def start_season(*, league_id: int, by_user=None) -> list[Game]:
     with transaction.atomic():
         league = _organised(league_id, by_user) if by_user else League.objects.select_for_update().get(pk=league_id)
         if league.status != League.Status.ENROLLING:
-            raise GameNotActive("This league's season has already started.")
+            raise GameNotActive(_("This league's season has already started."))
         entrants = players(league)
         if len(entrants) < 2:
-            raise GameError("A season needs at least two approved players.")
+            raise GameError(_("A season needs at least two approved players."))
         league.status = League.Status.RUNNING
         league.save(update_fields=["status"])
         count = league.season_games if league.schedule == League.Schedule.PARALLEL else 1
@@ -152,7 +153,7 @@ def set_paused(*, league_id: int, by_user, paused: bool) -> League:
         league = _organised(league_id, by_user)
         wanted_from = League.Status.RUNNING if paused else League.Status.PAUSED
         if league.status != wanted_from:
-            raise GameNotActive("Only a running season can be paused." if paused else "This league is not paused.")
+            raise GameNotActive(_("Only a running season can be paused.") if paused else _("This league is not paused."))
         league.status = League.Status.PAUSED if paused else League.Status.RUNNING
         league.save(update_fields=["status"])
         now = timezone.now()
@@ -177,15 +178,15 @@ def _after_clock_change(games: list[Game], *, ask_ai: bool) -> None:
 
 def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
     if not 1 <= hours <= 14 * 24:
-        raise GameError("Extend by 1 hour to 14 days.")
+        raise GameError(_("Extend by 1 hour to 14 days."))
     with transaction.atomic():
         league_id = Game.objects.filter(pk=game_id).values_list("league_id", flat=True).first()
         if league_id is None:
-            raise GameNotFound("There is no such league game.")
+            raise GameNotFound(_("There is no such league game."))
         _organised(league_id, by_user)  # the league first: League, then Game
         game = services.lock_game(game_id)
         if game.status != Game.Status.ACTIVE or game.deadline_at is None:
-            raise GameNotActive("Only a running round's deadline can be extended.")
+            raise GameNotActive(_("Only a running round's deadline can be extended."))
         remaining = game.deadline_at - timezone.now() + timedelta(hours=hours)
         services.set_clock(game, remaining, remind=game.remind_at is not None)
         game.save(update_fields=["deadline_at", "remind_at"])
@@ -200,7 +201,7 @@ def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
         league = _organised(league_id, by_user)
         entry = LeagueEntry.objects.filter(league=league, user=old_user).first()
         if entry is None:
-            raise GameNotFound("That player is not in this league.")
+            raise GameNotFound(_("That player is not in this league."))
         entry.status = LeagueEntry.Status.REMOVED
         entry.save(update_fields=["status"])
         if new_user is not None:
@@ -215,7 +216,7 @@ def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
         handed, given_to_ai = 0, set()
         for seat in seats:
             if new_user is not None and Seat.objects.filter(game=seat.game_id, user=new_user).exists():
-                raise GameError(f"{new_user} already plays in {seat.game}.")
+                raise GameError(_("%(player)s already plays in %(game)s.") % {"player": new_user, "game": seat.game})
             seat.user, seat.ai_level = (new_user, "") if new_user is not None else (None, AI_STAND_IN)
             seat.save(update_fields=["user", "ai_level"])
             handed += 1
@@ -229,7 +230,7 @@ def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
 def announce(*, league_id: int, by_user, text: str) -> Announcement:
     text = text.strip()
     if not text:
-        raise GameError("Write something to announce.")
+        raise GameError(_("Write something to announce."))
     with transaction.atomic():
         league = _organised(league_id, by_user)
         announcement = Announcement.objects.create(league=league, author=by_user, text=text)

@@ -8,6 +8,7 @@ from django.db.models import Min
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -30,11 +31,11 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def league_new(request: HttpRequest) -> HttpResponse:
     if not leagues.can_organise(request.user):
-        return error_response(request, NotYourSeat("Only organisers can create leagues; ask the staff for the organiser permission."))
+        return error_response(request, NotYourSeat(_("Only organisers can create leagues; ask the staff for the organiser permission.")))
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         league = leagues.create_league(organiser=request.user, **form.cleaned_data)
-        messages.success(request, "Your league is open for entries.")
+        messages.success(request, _("Your league is open for entries."))
         return redirect("league_detail", league_id=league.pk)
     return render(request, "leagues/new.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -74,7 +75,7 @@ def league_organise(request: HttpRequest, league_id: int) -> HttpResponse:
     exports, each in its own section."""
     league = get_object_or_404(League.objects.select_related("organiser"), pk=league_id)
     if not _is_organiser(league, request.user):
-        return error_response(request, NotYourSeat("Only the organiser of this league can see its tools."))
+        return error_response(request, NotYourSeat(_("Only the organiser of this league can see its tools.")))
     games = list(league.games.order_by("season_index"))
     context = {
         "league": league,
@@ -109,7 +110,7 @@ def league_enter(request: HttpRequest, league_id: int) -> HttpResponse:
         return render(request, "leagues/enter.html", {"league": league, "token": token or ""})
     return _league_action(
         request, league_id, lambda: leagues.enter_league(league_id=league_id, user=request.user, token=token),
-        "You have entered the league.", to="league_detail",
+        _("You have entered the league."), to="league_detail",
     )
 
 
@@ -119,7 +120,7 @@ def league_decide(request: HttpRequest, league_id: int, entry_id: int) -> HttpRe
     approve = request.POST.get("decision") == "approve"
     return _league_action(
         request, league_id, lambda: leagues.decide_entry(league_id=league_id, entry_id=entry_id, by_user=request.user, approve=approve),
-        "Entry approved." if approve else "Entry declined.",
+        _("Entry approved.") if approve else _("Entry declined."),
     )
 
 
@@ -127,7 +128,7 @@ def league_decide(request: HttpRequest, league_id: int, entry_id: int) -> HttpRe
 @require_POST
 def league_start(request: HttpRequest, league_id: int) -> HttpResponse:
     return _league_action(request, league_id, lambda: leagues.start_season(league_id=league_id, by_user=request.user),
-                          "The season has started.")
+                          _("The season has started."))
 
 
 @login_required
@@ -136,7 +137,7 @@ def league_pause(request: HttpRequest, league_id: int) -> HttpResponse:
     paused = request.POST.get("paused") == "1"
     return _league_action(
         request, league_id, lambda: leagues.set_paused(league_id=league_id, by_user=request.user, paused=paused),
-        "The league is paused: clocks are stopped." if paused else "The league has resumed.",
+        _("The league is paused: clocks are stopped.") if paused else _("The league has resumed."),
     )
 
 
@@ -145,15 +146,16 @@ def league_pause(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_extend(request: HttpRequest, league_id: int) -> HttpResponse:
     form = ExtendDeadlineForm(request.POST)
     if not form.is_valid():
-        return error_response(request, GameError("Give the game and a number of hours from 1 to 336."))
+        return error_response(request, GameError(_("Give the game and a number of hours from 1 to 336.")))
     data = form.cleaned_data
 
     def extend():
         if not Game.objects.filter(pk=data["game"], league_id=league_id).exists():
-            raise GameNotFound("That game is not in this league.")
+            raise GameNotFound(_("That game is not in this league."))
         leagues.extend_deadline(game_id=data["game"], by_user=request.user, hours=data["hours"])
 
-    return _league_action(request, league_id, extend, f"The deadline is {_hours(data['hours'])} later.")
+    return _league_action(request, league_id, extend, ngettext("The deadline is %(hours)s hour later.", "The deadline is %(hours)s hours later.",
+                                                               data["hours"]) % {"hours": data["hours"]})
 
 
 @login_required
@@ -161,17 +163,18 @@ def league_extend(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_replace(request: HttpRequest, league_id: int) -> HttpResponse:
     form = ReplacePlayerForm(request.POST)
     if not form.is_valid():
-        return error_response(request, GameError("Name the player to replace."))
+        return error_response(request, GameError(_("Name the player to replace.")))
     data = form.cleaned_data
 
     def replace():
         old = User.objects.filter(username=data["player"]).first()
         new = User.objects.filter(username=data["replacement"]).first() if data["replacement"] else None
         if old is None or (data["replacement"] and new is None):
-            raise GameNotFound("There is no player with that username.")
+            raise GameNotFound(_("There is no player with that username."))
         leagues.replace_player(league_id=league_id, by_user=request.user, old_user=old, new_user=new)
 
-    return _league_action(request, league_id, replace, "The player has been replaced." if data["replacement"] else "The player has been removed; the AI plays their seats.")
+    return _league_action(request, league_id, replace, _("The player has been replaced.") if data["replacement"]
+                          else _("The player has been removed; the AI plays their seats."))
 
 
 @login_required
@@ -179,7 +182,7 @@ def league_replace(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_announce(request: HttpRequest, league_id: int) -> HttpResponse:
     text = request.POST.get("text", "")
     return _league_action(request, league_id, lambda: leagues.announce(league_id=league_id, by_user=request.user, text=text),
-                          "Your announcement has been posted and sent.")
+                          _("Your announcement has been posted and sent."))
 
 
 @login_required
@@ -192,10 +195,6 @@ def league_standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_boards_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     league = get_object_or_404(League, pk=league_id)
     return _csv(standings.boards_csv(league), f"league-{league.pk}-boards.csv")
-
-
-def _hours(hours: int) -> str:
-    return f"{hours} hour" if hours == 1 else f"{hours} hours"
 
 
 def _csv(text: str, filename: str) -> HttpResponse:

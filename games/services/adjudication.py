@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _, gettext_lazy
 
 from games import jobs, realtime
 from games.errors import BadMove, GameNotActive, NotYourSeat
@@ -23,7 +24,7 @@ RUNNING = (Game.Status.ACTIVE, Game.Status.PAUSED)
 
 def _staff(by_user) -> None:
     if not (by_user and by_user.is_authenticated and by_user.is_staff):
-        raise NotYourSeat("Only staff can adjudicate a game.")
+        raise NotYourSeat(_("Only staff can adjudicate a game."))
 
 
 def _append_staff_event(game: Game, by_user, payload: dict) -> MoveEvent:
@@ -47,7 +48,7 @@ def _staff_reason(by_user, reason: str) -> str:
     _staff(by_user)
     reason = (reason or "").strip()
     if not reason:
-        raise BadMove("Give the reason for the decision.")
+        raise BadMove(_("Give the reason for the decision."))
     return reason
 
 
@@ -57,15 +58,15 @@ def abort_game(*, game_id: int, by_user, reason: str) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in RUNNING:
-            raise GameNotActive("Only a game in play can be aborted.")
+            raise GameNotActive(_("Only a game in play can be aborted."))
         if game.league_id is not None:
-            raise BadMove("A league game counts in its season: end it with a result instead of aborting it.")
+            raise BadMove(_("A league game counts in its season: end it with a result instead of aborting it."))
         _append_staff_event(game, by_user, {"action": "abort", "reason": reason})
         game.status = Game.Status.CANCELLED
         _close(game)
         game.save(update_fields=["version", "status", "finished_at", "deadline_at", "remind_at", "awaiting",
                                  "paused_remaining", "clock"])
-        transaction.on_commit(lambda: _announce(game, f"{game} was aborted by the staff", reason))
+        transaction.on_commit(lambda: _announce(game, ABORTED, reason))
     return game
 
 
@@ -76,10 +77,10 @@ def end_game(*, game_id: int, by_user, reason: str, scores: list[int]) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in RUNNING:
-            raise GameNotActive("Only a game in play can be ended by the staff.")
+            raise GameNotActive(_("Only a game in play can be ended by the staff."))
         seats = game.seats.count()
         if len(scores) != seats or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
-            raise BadMove(f"Give one whole-number score per seat ({seats}).")
+            raise BadMove(_("Give one whole-number score per seat (%(seats)s).") % {"seats": seats})
         ranks = [1 + sum(other > mine for other in scores) for mine in scores]
         result = {"scores": scores, "ranks": ranks, "staff": True}
         if seats == 1:
@@ -90,15 +91,23 @@ def end_game(*, game_id: int, by_user, reason: str, scores: list[int]) -> Game:
         _close(game)
         game.save(update_fields=["version", "status", "result", "finished_at", "deadline_at", "remind_at",
                                  "awaiting", "paused_remaining", "clock"])
-        transaction.on_commit(lambda: (_announce(game, f"{game} was ended by the staff", reason),
+        transaction.on_commit(lambda: (_announce(game, ENDED, reason),
                                        jobs.enqueue("games.tasks.game_finished", game.pk)))
     return game
 
 
-def _announce(game: Game, subject: str, reason: str) -> None:
+# The e-mail's subject, in each player's language.
+ABORTED = gettext_lazy("%(game)s was aborted by the staff")
+ENDED = gettext_lazy("%(game)s was ended by the staff")
+
+
+def _announce(game: Game, subject, reason: str) -> None:
     realtime.announce_version(game.pk, game.version)
-    for _, user in notifications._players(game):
-        notifications.deliver(user, subject, f"{subject}.\nReason: {reason}\n\n{notifications._game_url(game)}\n")
+    for _seat, user in notifications._players(game):
+        with notifications.in_language_of(user):
+            title = str(subject) % {"game": game}
+            notifications.deliver(user, title, f"{title}.\n" + _("Reason: %(reason)s") % {"reason": reason}
+                                  + f"\n\n{notifications._game_url(game)}\n")
 
 
 def staff_decision(game: Game) -> MoveEvent | None:

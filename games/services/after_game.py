@@ -43,7 +43,8 @@ def notify_progress(*, game_id: int, turn_changed: bool, timed_out: list[int]) -
         notifications.nmr_applied(game, timed_out)
     if turn_changed and game.status == Game.Status.ACTIVE:
         site = get_site(game.kind)
-        notifications.round_opened(game, site.label_for_turn(site.engine.view(state_store.load(game), None)))
+        view = site.engine.view(state_store.load(game), None)
+        notifications.round_opened(game, lambda: site.label_for_turn(view))
 
 
 def game_finished(*, game_id: int) -> None:

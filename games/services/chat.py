@@ -7,6 +7,7 @@ import unicodedata
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import ratelimit, realtime, selectors
 from games.errors import BadMove, GameNotFound, NotYourSeat, RateLimited
@@ -26,18 +27,18 @@ def clean_text(text: str) -> str:
 def post_message(*, game_id: int, user, text: str) -> ChatMessage:
     text = clean_text(text)
     if not text:
-        raise BadMove("Write something first.")
+        raise BadMove(_("Write something first."))
     if len(text) > MAX_CHARS:
-        raise BadMove(f"A message has at most {MAX_CHARS} characters; this one has {len(text)}.")
+        raise BadMove(_("A message has at most %(most)s characters; this one has %(count)s.") % {"most": MAX_CHARS, "count": len(text)})
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound("There is no such game.")
+        raise GameNotFound(_("There is no such game."))
     if not selectors.may_chat(game, user):
-        raise NotYourSeat("Only the players of this game can write in its chat.")
+        raise NotYourSeat(_("Only the players of this game can write in its chat."))
     sanctions.check_may_chat(user)  # muted: refused, with until when and why
     limit, window = RATE
     if not ratelimit.hit("chat", f"{user.pk}:{game_id}", limit, window):
-        raise RateLimited("You are writing too fast; wait a few seconds.", retry_after=window)
+        raise RateLimited(_("You are writing too fast; wait a few seconds."), retry_after=window)
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, text=text)
         transaction.on_commit(lambda: realtime.announce_chat(game_id, message.pk))
@@ -47,11 +48,11 @@ def post_message(*, game_id: int, user, text: str) -> ChatMessage:
 def hide_message(*, message_id: int, by_user) -> ChatMessage:
     """Staff hide a message from the players; it stays stored."""
     if not (by_user and by_user.is_staff):
-        raise NotYourSeat("Only staff can hide chat messages.")
+        raise NotYourSeat(_("Only staff can hide chat messages."))
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise GameNotFound("There is no such message.")
+            raise GameNotFound(_("There is no such message."))
         if message.hidden_at is None:
             message.hidden_at, message.hidden_by = timezone.now(), by_user
             message.save(update_fields=["hidden_at", "hidden_by"])

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _, ngettext
 
 from games import realtime
+from games.ai_names import level_list
 from games.errors import BadMove, GameNotActive, NotYourSeat
 from games.models import Game, Seat
 from games.protocol import Engine, IllegalMove
+from games.refusals import general_refusal
 from games.services.clocks import refresh_turn
 from games.services.moves import Progress, after_commit, lock_game
 from games.sites import get_engine, get_site
@@ -41,11 +44,11 @@ def create_game(
         seat_count = engine.seat_count(config)
         engine.new_state(config, 0)  # refuses a bad config before anything is written
     except (ValueError, TypeError, IllegalMove) as exc:
-        raise BadMove(f"These game settings cannot be used: {exc}") from exc
+        raise _settings_refused(kind, exc) from exc
     ai_seats, players = ai_seats or {}, players or []
     levels = engine.ai_levels()
     if any(level not in levels for level in ai_seats.values()):
-        raise BadMove(f"Choose an AI level among {', '.join(levels)}.")
+        raise _choose_a_level(levels)
     extra = {"seed": seed} if seed is not None else {}
     game = Game.objects.create(
         kind=kind, config=config, created_by=created_by, title=title, visibility=visibility,
@@ -60,10 +63,25 @@ def create_game(
     return game
 
 
+def _choose_a_level(levels) -> BadMove:
+    return BadMove(_("Choose an AI level among %(levels)s.") % {"levels": level_list(levels)})
+
+
+def _settings_refused(kind: str, exc: Exception) -> BadMove:
+    """Settings the engine refuses, with its reason: as the engine wrote it on an English page,
+    in the site's words (its refusals) in another language, or left out where it has none."""
+    if (translation.get_language() or "en").startswith("en"):
+        return BadMove(_("These game settings cannot be used: %(reason)s") % {"reason": exc})
+    reason = get_site(kind).readable_refusal(str(exc))
+    if reason == general_refusal(""):
+        return BadMove(_("These game settings cannot be used."))
+    return BadMove(_("These game settings cannot be used: %(reason)s") % {"reason": reason})
+
+
 def _take_free_seat(game: Game, user) -> Seat:
     seat = game.seats.select_for_update().filter(user__isnull=True, ai_level="").order_by("index").first()
     if seat is None:
-        raise GameNotActive("This game is full.")
+        raise GameNotActive(_("This game is full."))
     seat.user = user
     seat.save(update_fields=["user"])
     game.touch()
@@ -76,9 +94,9 @@ def join_game(*, game_id: int, user) -> Seat:
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
-            raise GameNotActive("This game has already started.")
+            raise GameNotActive(_("This game has already started."))
         if game.seats.filter(user=user).exists():
-            raise GameNotActive("You are already playing in this game.")
+            raise GameNotActive(_("You are already playing in this game."))
         seat = _take_free_seat(game, user)
         full = not game.seats.filter(user__isnull=True, ai_level="").exists()
         if full:
@@ -93,17 +111,17 @@ def start_game(*, game_id: int, by_user=None, fill_with_ai: str = "") -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         if by_user is not None and game.created_by_id != by_user.pk:
-            raise NotYourSeat("Only the player who opened this game can start it.")
+            raise NotYourSeat(_("Only the player who opened this game can start it."))
         if game.status != Game.Status.OPEN:
-            raise GameNotActive("This game has already started.")
+            raise GameNotActive(_("This game has already started."))
         empty = game.seats.filter(user__isnull=True, ai_level="")
         if empty.exists():
             if by_user is None:
-                raise GameNotActive("Every seat must be taken (by a player or an AI) before the game starts.")
+                raise GameNotActive(_("Every seat must be taken (by a player or an AI) before the game starts."))
             engine = get_engine(game.kind)
             if fill_with_ai:
                 if fill_with_ai not in engine.ai_levels():
-                    raise BadMove(f"Choose an AI level among {', '.join(engine.ai_levels())}.")
+                    raise _choose_a_level(engine.ai_levels())
                 empty.update(ai_level=fill_with_ai)
             else:
                 _drop_empty_seats(game, engine)
@@ -132,8 +150,9 @@ def _drop_empty_seats(game: Game, engine: Engine) -> None:
     try:
         engine.new_state(config, 0)
     except (ValueError, TypeError, IllegalMove):
-        raise GameNotActive(f"This game cannot start with {len(taken)} player{'s' if len(taken) != 1 else ''}; "
-                            "wait for more to join.") from None
+        raise GameNotActive(ngettext("This game cannot start with %(count)s player; wait for more to join.",
+                                     "This game cannot start with %(count)s players; wait for more to join.",
+                                     len(taken)) % {"count": len(taken)}) from None
     game.seats.filter(user__isnull=True, ai_level="").delete()
     for new_index, seat in enumerate(taken):  # two steps: indexes are unique per game
         Seat.objects.filter(pk=seat.pk).update(index=1000 + new_index)
@@ -148,9 +167,9 @@ def _drop_empty_seats(game: Game, engine: Engine) -> None:
 def _hosted(game_id: int, by_user) -> Game:
     game = lock_game(game_id)
     if by_user is None or game.created_by_id != by_user.pk:
-        raise NotYourSeat("Only the player who opened this game can change it.")
+        raise NotYourSeat(_("Only the player who opened this game can change it."))
     if game.status != Game.Status.OPEN:
-        raise GameNotActive("This game has already started; its seats and settings are fixed.")
+        raise GameNotActive(_("This game has already started; its seats and settings are fixed."))
     return game
 
 
@@ -161,12 +180,12 @@ def set_seat(*, game_id: int, by_user, index: int, ai_level: str = "") -> Seat:
         game = _hosted(game_id, by_user)
         seat = game.seats.select_for_update().filter(index=index).first()
         if seat is None:
-            raise BadMove("There is no such seat.")
+            raise BadMove(_("There is no such seat."))
         if seat.user_id == by_user.pk:
-            raise BadMove("You cannot remove yourself; cancel the game instead.")
+            raise BadMove(_("You cannot remove yourself; cancel the game instead."))
         levels = get_engine(game.kind).ai_levels()
         if ai_level and ai_level not in levels:
-            raise BadMove(f"Choose an AI level among {', '.join(levels)}.")
+            raise _choose_a_level(levels)
         seat.user, seat.ai_level = None, ai_level
         seat.save(update_fields=["user", "ai_level"])
         game.touch()
@@ -185,10 +204,10 @@ def update_settings(*, game_id: int, by_user, config: dict, turn_seconds: int | 
             count = engine.seat_count(config)
             engine.new_state(config, 0)
         except (ValueError, TypeError, IllegalMove) as exc:
-            raise BadMove(f"These game settings cannot be used: {exc}") from exc
+            raise _settings_refused(game.kind, exc) from exc
         seats = list(game.seats.select_for_update().order_by("index"))
         if any(seat.user_id or seat.ai_level for seat in seats[count:]):
-            raise BadMove("Free the seats at the end first: a player or an AI sits there.")
+            raise BadMove(_("Free the seats at the end first: a player or an AI sits there."))
         Seat.objects.filter(game=game, index__gte=count).delete()
         Seat.objects.bulk_create(Seat(game=game, index=i) for i in range(len(seats), count))
         game.config = config
@@ -209,11 +228,11 @@ def leave_game(*, game_id: int, user) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
-            raise GameNotActive("This game has already started.")
+            raise GameNotActive(_("This game has already started."))
         if game.created_by_id == user.pk:
-            raise BadMove("You opened this game: cancel it instead of leaving.")
+            raise BadMove(_("You opened this game: cancel it instead of leaving."))
         if not Seat.objects.filter(game=game, user=user).update(user=None):
-            raise NotYourSeat("You are not seated in this game.")
+            raise NotYourSeat(_("You are not seated in this game."))
         game.touch()
         transaction.on_commit(lambda: _announce(game))
 
@@ -240,16 +259,16 @@ def rematch(*, game_id: int, user) -> Game:
     with transaction.atomic():
         old = lock_game(game_id)
         if old.status != Game.Status.FINISHED:
-            raise GameNotActive("A rematch can be asked once the game is over.")
+            raise GameNotActive(_("A rematch can be asked once the game is over."))
         seats = list(old.seats.order_by("index"))
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
-            raise NotYourSeat("Only the players of this game can ask for a rematch.")
+            raise NotYourSeat(_("Only the players of this game can ask for a rematch."))
         existing = Game.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
         if existing is not None:
             game = lock_game(existing)  # Games by id: the old one first
             if sanctions.has_blocked(user, game.created_by_id):
-                raise NotYourSeat("You have blocked the player who opened this rematch.")
+                raise NotYourSeat(_("You have blocked the player who opened this rematch."))
             if game.status == Game.Status.OPEN and not game.seats.filter(user=user).exists():
                 _take_seat(game, user, mine.index)
             return game
@@ -270,7 +289,7 @@ def _take_seat(game: Game, user, index: int) -> None:
     if seat is None:
         seat = game.seats.select_for_update().filter(user__isnull=True, ai_level="").order_by("index").first()
     if seat is None:
-        raise GameNotActive("The rematch is full.")
+        raise GameNotActive(_("The rematch is full."))
     seat.user = user
     seat.save(update_fields=["user"])
     game.touch()

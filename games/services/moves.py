@@ -15,11 +15,13 @@ from typing import Any, Iterable
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import jobs, move_input, realtime, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion, as_sentence
 from games.models import Game, MoveEvent, Seat
 from games.protocol import Engine, IllegalMove
+from games.refusals import general_refusal
 from games.services.clocks import is_correspondence, is_short, refresh_turn
 from games.sites import get_engine, get_site
 
@@ -49,7 +51,7 @@ class Applied:
 def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: int | None = None) -> Applied:
     """A player's move. Refusals raise a GameError (404, 403, 409 or 400) and write nothing."""
     if not isinstance(move, dict):
-        raise BadMove("A move must be a JSON object with a type.")
+        raise BadMove(_("A move must be a JSON object with a type."))
     with transaction.atomic():
         game = lock_game(game_id)
         seat_index = _users_seat(game, user, seat)
@@ -59,15 +61,17 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
             # A double click, or a retry after a lost answer: that move is in, once.
             return Applied(game, state_store.load(game))
         _check_active(game)
-        if Seat.objects.filter(game=game, index=seat_index, resigned_at__isnull=False).exists():
-            raise NotYourSeat("You have resigned from this game; the AI plays your seat.")
+        standin, resigned = game._seat_rows[seat_index]
+        if resigned is not None:
+            raise NotYourSeat(_("You have resigned from this game; the AI plays your seat."))
         state = state_store.load(game)
         if not _is_current(game, engine, expected_version):
             _refuse_unless_still_meant(game, engine, state, seat_index, move, expected_version)
         if seat_index not in engine.actors(state):
-            raise BadMove("It is not your turn.")
+            raise BadMove(_("It is not your turn."))
         state = append_events(game, engine, state, [(seat_index, MoveEvent.Kind.MOVE, move)], user=user)
-        _take_back_from_standin(game, seat_index)
+        if standin:  # the player is back: their own move takes the seat from the AI
+            _take_back_from_standin(game, seat_index)
     return Applied(game, state)
 
 
@@ -79,7 +83,7 @@ def undo_last_move(*, game_id: int, user, expected_version: int) -> Applied:
         seat = _users_seat(game, user, None)
         _check_active(game)
         if not game.config.get("undo", False):
-            raise BadMove("Undo is not allowed in this game.")
+            raise BadMove(_("Undo is not allowed in this game."))
         if expected_version != game.version:
             raise StaleVersion()
         engine = get_engine(game.kind)
@@ -132,7 +136,17 @@ def _refuse_unless_still_meant(game: Game, engine: Engine, state: Any, seat: int
         old = state_store.replay(game, upto=expected_version)
         state_store.remember(game, expected_version, old)  # a committed version: the row is locked
     if not engine.still_meant(old, state, seat, move):
-        raise StaleVersion(engine.stale_message(old, state, seat, move))  # None: the platform's sentence
+        raise StaleVersion(_stale_words(game, engine.stale_message(old, state, seat, move)))
+
+
+def _stale_words(game: Game, text: str | None) -> str | None:
+    """The engine's words for a stale move in the site's words and the player's language (its
+    refusals); None, the platform's sentence, when the engine has none or the site does not
+    know them in this language."""
+    if not text:
+        return None
+    words = get_site(game.kind).readable_refusal(text)
+    return None if words == general_refusal("") and words != as_sentence(text) else words
 
 
 def _is_version(value: Any) -> bool:
@@ -232,7 +246,7 @@ def append_events(
             else:
                 state = state_store.apply_event(engine, state, seat, kind, payload)
         except IllegalMove as exc:
-            raise BadMove(as_sentence(str(exc))) from exc
+            raise BadMove(get_site(game.kind).readable_refusal(str(exc))) from exc
         rows.append(MoveEvent(game=game, seq=game.version + len(rows) + 1, seat=seat, kind=kind,
                               payload=payload or {}, created_by=user))
     state_store.check_storable(game, engine, state, {row.seat for row in rows})
@@ -322,10 +336,10 @@ def resign_game(*, game_id: int, user) -> Game:
         _check_active(game)
         site = get_site(game.kind)
         if not site.standin_level:
-            raise BadMove("This game has no resigning: its own rules play the turns you miss.")
+            raise BadMove(_("This game has no resigning: its own rules play the turns you miss."))
         seat = game.seats.select_for_update().get(index=seat_index)
         if seat.resigned_at is not None:
-            raise GameNotActive("You have already resigned from this game.")
+            raise GameNotActive(_("You have already resigned from this game."))
         seat.resigned_at = timezone.now()
         seat.standin_level = site.standin_level
         seat.save(update_fields=["resigned_at", "standin_level"])
@@ -340,7 +354,7 @@ def take_seat_back(*, game_id: int, user) -> Game:
         seat_index = _users_seat(game, user, None)
         _check_active(game)
         if not _take_back_from_standin(game, seat_index):
-            raise GameNotActive("Nobody is playing your seat for you.")
+            raise GameNotActive(_("Nobody is playing your seat for you."))
     return game
 
 
@@ -397,28 +411,30 @@ def lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise GameNotFound("There is no such game.") from None
+        raise GameNotFound(_("There is no such game.")) from None
 
 
 def _users_seat(game: Game, user, seat: int | None) -> int:
     if user is None or not user.is_authenticated:
-        raise NotYourSeat("Log in to play.")
-    rows = list(game.seats.values_list("index", "user_id", "ai_level", "standin_level"))
-    game._ai_seat_indexes = {index for index, _, ai, standin in rows if ai or standin}  # one query serves both
-    mine = [index for index, user_id, *_ in rows if user_id == user.pk]
+        raise NotYourSeat(_("Log in to play."))
+    rows = list(game.seats.values_list("index", "user_id", "ai_level", "standin_level", "resigned_at"))
+    game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
+    # What the move's other checks need of the seats, from the same read (under the row lock).
+    game._seat_rows = {index: (standin, resigned) for index, _user, _ai, standin, resigned in rows}
+    mine = [index for index, user_id, *_rest in rows if user_id == user.pk]
     if not mine:
-        raise NotYourSeat("You are not playing in this game.")
+        raise NotYourSeat(_("You are not playing in this game."))
     if seat is None:
         return mine[0]
     if seat not in mine:
-        raise NotYourSeat("That seat is not yours.")
+        raise NotYourSeat(_("That seat is not yours."))
     return seat
 
 
 def _check_active(game: Game) -> None:
     if game.status == Game.Status.OPEN:
-        raise GameNotActive("This game has not started yet.")
+        raise GameNotActive(_("This game has not started yet."))
     if game.status == Game.Status.PAUSED:
-        raise GameNotActive("This game is paused by its organiser; moves are accepted again when it resumes.")
+        raise GameNotActive(_("This game is paused by its organiser; moves are accepted again when it resumes."))
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive("This game is over.")
+        raise GameNotActive(_("This game is over."))

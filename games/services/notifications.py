@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import logging
 import zoneinfo
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Iterable
+from typing import Callable, Iterable
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import Game, PendingNotification, Seat
@@ -23,12 +25,22 @@ from games.models import Game, PendingNotification, Seat
 logger = logging.getLogger(__name__)
 
 
+@contextmanager
+def in_language_of(user: User):
+    """Write what follows in the recipient's language (English when they never chose one)."""
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        yield
+
+
 def _local(when: datetime, user: User) -> str:
+    """A moment in the recipient's time zone, written in the active language's format."""
     try:
         zone = zoneinfo.ZoneInfo(user.timezone or "UTC")
     except zoneinfo.ZoneInfoNotFoundError:
         zone = zoneinfo.ZoneInfo("UTC")
-    return timezone.localtime(when, zone).strftime("%A %d %B %Y, %H:%M %Z")
+    local = timezone.localtime(when, zone)
+    # The language's own date ("4. Dezember 2026"), a 24-hour time: no a.m./p.m. to misread.
+    return f"{formats.date_format(local, 'DATE_FORMAT')}, {formats.date_format(local, 'H:i')} {local.tzname()}"
 
 
 def _game_url(game: Game) -> str:
@@ -48,9 +60,12 @@ def deliver(user: User, subject: str, body: str) -> None:
 
 def account_notice(user: User, subject: str, body: str) -> None:
     """A notice about the account itself (a moderation action, a report closed): sent whatever
-    the user chose for game news, since it is not game news."""
+    the user chose for game news, since it is not game news. The caller writes ``subject`` and
+    ``body`` inside ``in_language_of(user)``."""
     if user.email:
-        send_mail(f"hexsite: {subject}", body, None, [user.email])
+        with in_language_of(user):
+            prefixed = _("hexsite: %(subject)s") % {"subject": subject}
+        send_mail(prefixed, body, None, [user.email])
 
 
 def _players(game: Game, seats: Iterable[int] | None = None) -> list[tuple[int, User]]:
@@ -60,49 +75,64 @@ def _players(game: Game, seats: Iterable[int] | None = None) -> list[tuple[int, 
     return [(row.index, row.user) for row in rows]
 
 
-def round_opened(game: Game, round_label: str) -> None:
-    for _, user in _players(game, game.awaiting):
-        deadline = f"Deadline: {_local(game.deadline_at, user)}.\n" if game.deadline_at else ""
-        deliver(
-            user,
-            f"{game}: {round_label} is open",
-            f"{round_label} of {game} is open and waiting for your move.\n{deadline}\n{_game_url(game)}\n",
-        )
+def round_opened(game: Game, round_label: Callable[[], str]) -> None:
+    """``round_label`` names the round ("Round 2 of 19") in the active language."""
+    for _seat, user in _players(game, game.awaiting):
+        with in_language_of(user):
+            names = {"round": round_label(), "game": str(game)}
+            deadline = (_("Deadline: %(when)s.") % {"when": _local(game.deadline_at, user)} + "\n"
+                        if game.deadline_at else "")
+            deliver(
+                user,
+                _("%(game)s: %(round)s is open") % names,
+                _("%(round)s of %(game)s is open and waiting for your move.") % names
+                + f"\n{deadline}\n{_game_url(game)}\n",
+            )
 
 
 def reminder(game: Game) -> None:
-    for _, user in _players(game, game.awaiting):
-        deliver(
-            user,
-            f"Reminder: {game} is waiting for your move",
-            f"You have not moved yet in {game}. The deadline is {_local(game.deadline_at, user)}.\n"
-            f"Without a move, the rules play it for you (first by the AI, then at random), and a third "
-            f"missed round puts you out of the game.\n\n{_game_url(game)}\n",
-        )
+    for _seat, user in _players(game, game.awaiting):
+        with in_language_of(user):
+            deliver(
+                user,
+                _("Reminder: %(game)s is waiting for your move") % {"game": game},
+                _("You have not moved yet in %(game)s. The deadline is %(when)s.")
+                % {"game": game, "when": _local(game.deadline_at, user)} + "\n"
+                + _("Without a move, the rules play it for you (first by the AI, then at random), and a "
+                    "third missed round puts you out of the game.") + f"\n\n{_game_url(game)}\n",
+            )
 
 
 def nmr_applied(game: Game, seats: Iterable[int]) -> None:
-    for _, user in _players(game, seats):
-        deliver(
-            user,
-            f"{game}: the deadline passed without your move",
-            f"The deadline of {game} passed before you moved, so the no-move rule was applied.\n\n{_game_url(game)}\n",
-        )
+    for _seat, user in _players(game, seats):
+        with in_language_of(user):
+            deliver(
+                user,
+                _("%(game)s: the deadline passed without your move") % {"game": game},
+                _("The deadline of %(game)s passed before you moved, so the no-move rule was applied.")
+                % {"game": game} + f"\n\n{_game_url(game)}\n",
+            )
 
 
 def game_finished(game: Game) -> None:
     result = game.result or {}
     scores, ranks = result.get("scores") or [], result.get("ranks") or []
     for index, user in _players(game):
-        line = ""
-        if index < len(scores) and index < len(ranks):
-            line = f"You scored {scores[index]} and finished {ordinal(ranks[index])} of {len(scores)}.\n"
-        deliver(user, f"{game} is over", f"{game} has finished.\n{line}\n{_game_url(game)}\n")
+        with in_language_of(user):
+            line = ""
+            if index < len(scores) and index < len(ranks):
+                line = _("You scored %(score)s and finished in place %(rank)s of %(players)s.") % {
+                    "score": scores[index], "rank": ranks[index], "players": len(scores)} + "\n"
+            deliver(user, _("%(game)s is over") % {"game": game},
+                    _("%(game)s has finished.") % {"game": game} + f"\n{line}\n{_game_url(game)}\n")
 
 
 def league_announcement(league, text: str, recipients: Iterable[User]) -> None:
     for user in recipients:
-        deliver(user, f"{league}: announcement", f"{text}\n\n— {league.organiser}, organiser of {league}\n")
+        with in_language_of(user):
+            names = {"league": league, "organiser": league.organiser}
+            deliver(user, _("%(league)s: announcement") % names,
+                    f"{text}\n\n— " + _("%(organiser)s, organiser of %(league)s") % names + "\n")
 
 
 def send_daily_digests() -> int:
@@ -117,14 +147,11 @@ def send_daily_digests() -> int:
                 if not items:
                     continue
                 body = "\n\n".join(f"== {item.subject}\n{item.body}" for item in items)
-                send_mail(f"hexsite: your daily digest ({len(items)})", body, None, [items[0].user.email])
+                with in_language_of(items[0].user):
+                    subject = _("hexsite: your daily digest (%(count)s)") % {"count": len(items)}
+                send_mail(subject, body, None, [items[0].user.email])
                 PendingNotification.objects.filter(pk__in=[item.pk for item in items]).delete()
                 sent += 1
         except Exception:
             logger.exception("daily digest failed for user %s", user_id)
     return sent
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

@@ -1,5 +1,6 @@
-"""Site-wide ratings: OpenSkill's Plackett-Luce model over each finished game's order, for
-the games whose site says they are rated. Reads are in ``games.selectors``."""
+"""Ratings: OpenSkill's Plackett-Luce model over each finished game's order, for the games whose
+site says they are rated; each rated game has its own ratings (``Rating.kind``). Reads are in
+``games.selectors``."""
 from __future__ import annotations
 
 from django.db import transaction
@@ -15,7 +16,7 @@ MODEL = PlackettLuce()
 
 @transaction.atomic
 def rate_game(game: Game) -> bool:
-    """Update the ratings of a finished game's human players; once per game."""
+    """Update the ratings in this game's kind of a finished game's human players; once per game."""
     if not get_site(game.kind).rated or not game.result or RatingChange.objects.filter(game=game).exists():
         return False
     seats = list(Seat.objects.filter(game=game, user__isnull=False).order_by("index"))
@@ -25,9 +26,10 @@ def rate_game(game: Game) -> bool:
     prior = MODEL.rating()
     user_ids = sorted(seat.user_id for seat in seats)
     Rating.objects.bulk_create(  # every row exists before it is locked, so no update is lost
-        [Rating(user_id=user_id, mu=prior.mu, sigma=prior.sigma) for user_id in user_ids], ignore_conflicts=True
+        [Rating(user_id=user_id, kind=game.kind, mu=prior.mu, sigma=prior.sigma) for user_id in user_ids], ignore_conflicts=True
     )
-    ratings = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")}
+    ratings = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids, kind=game.kind)
+               .order_by("user_id")}
     teams = [[MODEL.rating(mu=ratings[s.user_id].mu, sigma=ratings[s.user_id].sigma)] for s in seats]
     rated = MODEL.rate(teams, ranks=[ranks[seat.index] for seat in seats])
     for seat, (new,) in zip(seats, rated):

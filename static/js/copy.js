@@ -23,7 +23,7 @@
     field.select();
     var done = false;
     try { done = document.execCommand("copy"); } catch (e) { done = false; }
-    say(button, done ? "Copied." : "Selected: press Ctrl+C (or ⌘+C) to copy.");
+    say(button, done ? gettext("Copied.") : gettext("Selected: press Ctrl+C (or ⌘+C) to copy."));
   }
 
   document.addEventListener("click", function (event) {
@@ -33,7 +33,7 @@
     if (!field) return;
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(field.value).then(function () {
-        say(button, "Copied.");
+        say(button, gettext("Copied."));
       }, function () { fallback(field, button); });
     } else {
       fallback(field, button);

@@ -1,7 +1,5 @@
 /* Small helps for the site's forms, on every page. Progressive enhancement: each form works
  * without this script.
- * - A time zone field marked data-detect-timezone (sign-up) that is empty gets the browser's
- *   zone, which the player may still change.
  * - A form being submitted has its submit buttons disabled and marked busy: by htmx, until the
  *   answer has come; a plain one, while the next page loads (no double submission, and a
  *   visible sign that something is under way). */
@@ -9,20 +7,6 @@
   "use strict";
   if (window.hexsiteForms) return;
   window.hexsiteForms = true;
-
-  function detectZones(root) {
-    var zone;
-    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
-    if (!zone) return;
-    root.querySelectorAll("input[data-detect-timezone]").forEach(function (input) {
-      if (!input.value) input.value = zone;
-    });
-  }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { detectZones(document); });
-  } else {
-    detectZones(document);
-  }
 
   function buttonsOf(form) {
     var buttons = Array.prototype.slice.call(form.querySelectorAll("button[type=submit], button:not([type])"));

@@ -14,6 +14,11 @@
   "use strict";
   if (window.hexsiteLive) return;
   window.hexsiteLive = true;
+  // Django's JavaScript catalogue (base.html) defines these; should it fail to load, English.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  };
 
   var HEARTBEAT_MS = 4000, DEAD_AFTER_MS = 10000, MAX_BACKOFF_MS = 30000;
   var root = null, shown = {}, socket = null, attempts = 0, lastHeard = 0, retryTimer = null;
@@ -169,7 +174,9 @@
     retryTimer = null;
     if (!root || (socket && socket.readyState <= 1)) return;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var ws = new WebSocket(scheme + location.host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()));
+    // Sockets may have processes of their own on another port of this host (hexsite/serve.py).
+    var host = root.dataset.socketPort ? location.hostname + ":" + root.dataset.socketPort : location.host;
+    var ws = new WebSocket(scheme + host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()));
     socket = ws;
     ws.onopen = function () {
       attempts = 0;
@@ -187,14 +194,14 @@
       if (socket !== ws) return;
       socket = null;
       if (event.code === 4403) {
-        status("You can no longer watch this game. Reload the page to see why.");
+        status(gettext("You can no longer watch this game. Reload the page to see why."));
         return;
       }
       if (event.code === 4409) {
-        status("This game is open in too many tabs or windows: close some, then reload this page.");
+        status(gettext("This game is open in too many tabs or windows: close some, then reload this page."));
         return;
       }
-      status("Reconnecting…");
+      status(gettext("Reconnecting…"));
       retry();
     };
   }
@@ -214,7 +221,7 @@
       ws.onclose = ws.onmessage = null;
       try { ws.close(); } catch (e) { /* already closing */ }
     }
-    status("Reconnecting…");
+    status(gettext("Reconnecting…"));
     retry();
   }
   setInterval(function () {
@@ -232,11 +239,11 @@
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     if (xhr && xhr.status === 503) {
-      status("The site is briefly unavailable. Reload the page in a few seconds to see where things stand.");
+      status(gettext("The site is briefly unavailable. Reload the page in a few seconds to see where things stand."));
     }
   });
   document.addEventListener("htmx:sendError", function (event) {
-    note(event.detail.elt, "Your move could not be sent: the connection is down. Try again in a moment.", true);
+    note(event.detail.elt, gettext("Your move could not be sent: the connection is down. Try again in a moment."), true);
   });
 
   // --- after each change ---------------------------------------------------------------------
@@ -258,10 +265,14 @@
 
   // --- the clock ------------------------------------------------------------------------------
   function left(seconds) {
-    if (seconds <= 0) return "time is up";
+    if (seconds <= 0) return gettext("time is up");
     var m = Math.floor(seconds / 60), s = seconds % 60;
-    if (m >= 60) return Math.floor(m / 60) + " h " + (m % 60) + " min left";
-    return (m ? m + " min " : "") + s + " s left";
+    // Translators: the time left on a turn's clock, shown beside its deadline: "(2 h 5 min left)".
+    if (m >= 60) return interpolate(gettext("%(h)s h %(m)s min left"), {h: Math.floor(m / 60), m: m % 60}, true);
+    // Translators: the time left on a turn's clock: "(4 min 30 s left)".
+    if (m) return interpolate(gettext("%(m)s min %(s)s s left"), {m: m, s: s}, true);
+    // Translators: the time left on a turn's clock: "(30 s left)".
+    return interpolate(gettext("%(s)s s left"), {s: s}, true);
   }
 
   function tick() {
@@ -282,7 +293,8 @@
 
   // --- "Your move" in the title, and notifications on request ---------------------------------
   var baseTitle = document.title, wasYourMove = null;
-  var MARK = "(\u2022) Your move \u2014 ";
+  // Translators: the tab's title while it is the viewer's move; %(title)s is the page's own title.
+  function markedTitle(title) { return interpolate(gettext("(•) Your move — %(title)s"), {title: title}, true); }
   var canNotify = "Notification" in window;
 
   function notifyWanted() {
@@ -293,10 +305,10 @@
   function yourMove() {
     var bar = document.getElementById("game-status");
     var now = !!(bar && bar.hasAttribute("data-your-move"));
-    document.title = now ? MARK + baseTitle : baseTitle;
+    document.title = now ? markedTitle(baseTitle) : baseTitle;
     if (now && wasYourMove === false && notifyWanted()) {
       try {
-        var sent = new Notification("Your move", {body: baseTitle.replace(/ · hexsite$/, ""), tag: "hexsite-" + location.pathname});
+        var sent = new Notification(gettext("Your move"), {body: baseTitle.replace(/ · hexsite$/, ""), tag: "hexsite-" + location.pathname});
         sent.onclick = function () { window.focus(); sent.close(); };
       } catch (e) { /* some browsers allow notifications only from a service worker */ }
     }
@@ -313,7 +325,7 @@
     }
     var button = box.querySelector("button");
     var on = notifyWanted();
-    button.textContent = on ? "Stop notifying me" : "Notify me when it is my move";
+    button.textContent = on ? gettext("Stop notifying me") : gettext("Notify me when it is my move");
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
 

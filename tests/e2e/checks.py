@@ -2,7 +2,10 @@
 
 - axe-core (npm, node_modules/axe-core) finds no serious or critical accessibility violation;
 - the page is no wider than the window (no sideways scrolling), at desktop and phone widths;
-- no JavaScript error reaches the console.
+- no JavaScript error reaches the console;
+- no Content-Security-Policy violation (the ``securitypolicyviolation`` event): an inline style
+  or script, or a source the site's policy refuses. (A context made with ``bypass_csp=True``
+  enforces no policy: the tour of tests/e2e/test_page_tour.py runs under the real one.)
 
 Every context comes from ``ContextFactory.new_context`` (the ``browser`` fixture), which loads
 axe-core and tests/e2e/page_checks.js before each page. A test fails, after its body, on what
@@ -68,6 +71,12 @@ class PageChecks:
             for v in data["violations"]:
                 nodes = "\n      ".join(v["nodes"])
                 self.problems.append(f"{data['url']}: axe {v['impact']} '{v['id']}': {v['help']}\n      {nodes}")
+
+    def violation(self, source, data: dict) -> None:
+        where = f" (at {data['source']}:{data['line']})" if data.get("source") else ""
+        sample = f": {data['sample']!r}" if data.get("sample") else ""
+        self._record(f"{data['url']}: Content-Security-Policy violation of {data['directive']}, "
+                     f"blocked {data['blocked'] or '?'}{sample}{where}")
 
     # Console -------------------------------------------------------------------------------
 
@@ -152,6 +161,7 @@ class ContextFactory:
             return context
         context.expose_binding("__hexsiteShouldScan", checks.should_scan)
         context.expose_binding("__hexsiteReport", checks.report)
+        context.expose_binding("__hexsiteViolation", checks.violation)
         context.add_init_script(script=self._script)
         context.on("page", checks.watch)
         return context

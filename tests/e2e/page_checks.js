@@ -24,6 +24,18 @@
     return window.innerWidth + " " + path + " " + classesOf("main section[class]");
   }
 
+  // A Content-Security-Policy violation (an inline style or script the policy refuses, a
+  // source it does not allow) is reported as the console errors are: the site must need no
+  // exception to its policy. Reports without a source file come from the checks' own injected
+  // scripts (axe measuring an element): the site's pages and scripts always have one.
+  document.addEventListener("securitypolicyviolation", function (event) {
+    if (!event.sourceFile && event.disposition === "enforce" && window.__hexsiteAxeRunning) return;
+    window.__hexsiteViolation({
+      url: location.href, directive: event.effectiveDirective, blocked: event.blockedURI,
+      source: event.sourceFile, line: event.lineNumber, sample: event.sample
+    });
+  });
+
   window.__hexsiteChecked = location.protocol.indexOf("http") !== 0;  // true once this document has reported
   var checked;
   window.__hexsiteWhenChecked = new Promise(function (resolve) { checked = resolve; });
@@ -34,7 +46,9 @@
     window.__hexsiteShouldScan(key, group).then(function (scan) {
       if (!scan) return window.__hexsiteReport({url: location.href, key: key, group: group, width: width, scanned: false, violations: []});
       if (!window.axe) throw new Error("axe-core did not load");
+      window.__hexsiteAxeRunning = true;
       return window.axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
+        window.__hexsiteAxeRunning = false;
         var violations = result.violations.filter(function (v) {
           return v.impact === "serious" || v.impact === "critical";
         }).map(function (v) {

@@ -143,6 +143,10 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
 
     # The socket's board arrives first (the answer is held), with the submission in it.
     page.locator(".hx-play .notice", has_text="You have submitted").wait_for()
+    for _ in range(200):  # the held answer's fetch may finish after the push (route handlers run as events are read)
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1 and held[0][1].status == 200
     submit = page.get_by_role("button", name="Submit round 1")
     assert page.title() == f"Hextension #{game.pk} · hexsite"  # moved: no longer Ana's move

@@ -33,7 +33,7 @@ def test_a_diagram_enlarges_on_a_click_and_on_enter_and_escape_shrinks_it(live_s
     page.locator("#hx-diagrams").scroll_into_view_if_needed()  # the diagrams load when they come into view
     first = ".hx-diagram-card:nth-child(1) svg.hx-diagram"
     small = _width(page, first)
-    assert small < 260
+    assert small >= 220  # readable before any click (issue #31)
     page.locator(".hx-diagram-card:nth-child(1) .hx-zoom > summary").click()
     assert _width(page, first) > 2 * small
     assert page.locator(".hx-diagram-card:nth-child(1) .hx-zoom-note").is_visible()

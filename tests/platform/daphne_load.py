@@ -5,10 +5,13 @@ imports Django: Daphne runs in a process of its own, configured by its environme
 """
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -28,6 +31,22 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+_collected: str | None = None
+
+
+def collected_static() -> str:
+    """A STATIC_ROOT filled by `collectstatic`, as a release does: without DEBUG the pages name
+    the hashed files of its manifest (hexsite/staticfiles.py). Made once per process."""
+    global _collected
+    if _collected is None:
+        root = tempfile.mkdtemp(prefix="hexsite-static-")
+        atexit.register(shutil.rmtree, root, True)
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+                       cwd=ROOT, env=dict(os.environ, STATIC_ROOT=root), check=True)
+        _collected = root
+    return _collected
 
 
 def with_database(url: str, name: str) -> str:
@@ -149,5 +168,6 @@ def daphne_env(database_url: str, **overrides: str) -> dict:
     env = dict(os.environ)
     env["DATABASE_URL"] = database_url
     env["PGAPPNAME"] = DAPHNE_APPLICATION_NAME
+    env["STATIC_ROOT"] = collected_static()
     env.update(overrides)
     return env

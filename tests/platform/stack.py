@@ -26,7 +26,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tests.platform.daphne_load import DAPHNE_APPLICATION_NAME, free_port, start_daphne, stop_daphne
+from tests.platform.daphne_load import (DAPHNE_APPLICATION_NAME, collected_static, free_port, start_daphne,
+                                        stop_daphne)
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -188,10 +189,11 @@ class Stack:
             "GAME_AI_OWED_SECONDS": "2", "CELERY_VISIBILITY_TIMEOUT": "5", "CELERY_UNACKED_RESTORE_INTERVAL": "1",
             "CELERY_UNACKED_RESTORE_THROTTLE": "1",
             "GAME_AI_DELAY_SECONDS": "1", "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-            "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1", "STATIC_ROOT": collected_static(),
         })
         self.env.update(overrides)
         self.webs: dict[str, tuple[subprocess.Popen, int]] = {}
+        self.socket_ports: dict[str, int] = {}
         self.workers: dict[str, subprocess.Popen] = {}
         self.beats: dict[str, subprocess.Popen] = {}
 
@@ -203,14 +205,18 @@ class Stack:
         self.webs[name] = (start_daphne(self.env, port, self.log(name)), port)
         return f"http://127.0.0.1:{port}"
 
-    def start_launcher(self, name: str, processes: int) -> subprocess.Popen:
-        """``hexsite.serve``: ``processes`` Daphnes sharing one listening socket."""
+    def start_launcher(self, name: str, processes: int, socket_processes: int = 0) -> subprocess.Popen:
+        """``hexsite.serve``: ``processes`` Daphnes sharing one listening socket, and
+        ``socket_processes`` more for the game sockets on a second one."""
         port = free_port()
+        socket_port = free_port() if socket_processes else port
         log = open(self.log(name), "w")
         process = subprocess.Popen([sys.executable, "-m", "hexsite.serve", "--port", str(port),
-                                    "--processes", str(processes)],
+                                    "--processes", str(processes), "--socket-processes", str(socket_processes),
+                                    "--socket-port", str(socket_port)],
                                    cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         self.webs[name] = (process, port)
+        self.socket_ports[name] = socket_port
         # The socket listens at once; the children answer once Django is loaded.
         wait_until(lambda: process.poll() is not None or _send(urllib.request.Request(
             f"http://127.0.0.1:{port}/accounts/login/"))[0] == 200, 120, 0.3, what=f"launcher {name} to answer")
@@ -224,7 +230,8 @@ class Stack:
         log = open(self.log(name), "a")
         # solo pool: the worker process is the one that holds and runs tasks (a SIGKILL kills it).
         process = subprocess.Popen(
-            [CELERY, "-A", "hexsite", "worker", "--pool", "solo", "--loglevel", "INFO", "--hostname", f"{name}@%h",
+            [CELERY, "-A", "hexsite", "worker", "-Q", "play,celery,solver", "--pool", "solo", "--loglevel", "INFO",
+             "--hostname", f"{name}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         self.workers[name] = process
@@ -364,9 +371,11 @@ VERSION = re.compile(r'"stamp":"(\d+)\.')  # a live page's frame: {"type":"regio
 class WatchSocket:
     """A game page's socket, in a thread of its own: keeps every message with its arrival time."""
 
-    def __init__(self, base_url: str, user: SiteUser, game_id: int, stamp: str | None = None):
+    def __init__(self, base_url: str, user: SiteUser, game_id: int, stamp: str | None = None, port: int | None = None):
+        """``port``: the sockets' own (``LIVE_SOCKET_PORT``), where the page at ``base_url`` opens its socket."""
         query = f"?stamp={urllib.parse.quote(stamp)}" if stamp else ""  # what the page shows (games.live)
-        self.url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}/{query}"
+        socket_base = re.sub(r":\d+$", f":{port}", base_url) if port else base_url
+        self.url = socket_base.replace("http://", "ws://") + f"/ws/games/{game_id}/{query}"
         self.origin, self.cookie = base_url, user.cookie
         self.messages: list[tuple[float, str]] = []
         self.closed = threading.Event()

@@ -118,7 +118,7 @@ def world(make_user, django_user_model, client, settings) -> World:
     leagues.announce(league_id=league.pk, by_user=organiser, text="Welcome!")
     daily.start_daily_game(user=ana)
     daily.ensure_puzzle(daily.today() - dt.timedelta(days=1))
-    Rating.objects.create(user=ana, mu=27.0, sigma=7.0, games=1)
+    Rating.objects.create(user=ana, kind="hextension", mu=27.0, sigma=7.0, games=1)
     RatingChange.objects.create(user=ana, game=public_finished, mu=27.0, sigma=7.0, ordinal=6.0)
     message = ChatMessage.objects.create(game=public_finished, author=ana, text="good game")
     # Moderation: a report with its context, a sanction (and so a record), a block, a flag.

@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+import urllib.request
 from datetime import timedelta
 from urllib.parse import quote
 
@@ -55,7 +56,7 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
         site.start_beat("beat1")
         site.start_beat("beat2")  # by mistake: every deadline and reminder must still apply once
         site.start_web("b")
-        site.start_launcher("a", 2)  # two Daphnes on one socket (hexsite.serve), as `make run WEB=2`
+        site.start_launcher("a", 2, 2)  # pages: gunicorn, 2 workers; sockets: 2 Daphnes on a port of their own
         site.wait_workers_ready("w1", "w2")
         yield site
     finally:
@@ -315,17 +316,56 @@ def test_two_beats_apply_each_deadline_and_reminder_once(stack, make_user):
     assert_each_round_once(games[1])
 
 
-def test_the_launcher_shares_one_socket_between_daphnes_and_replaces_a_dead_one(stack, make_user):
+def test_the_game_sockets_have_a_daphne_and_a_port_of_their_own(stack, make_user):
+    """The page served on the site's port opens its socket on the sockets' port, where only the
+    sockets' Daphne listens; a move posted on the site's port reaches it."""
     launcher = psutil.Process(stack.webs["a"][0].pid)
-    daphnes = launcher.children()
-    assert len(daphnes) == 2
+    by_role = {child.environ()["HEXSITE_WEB_PROCESS"]: child for child in launcher.children()}
+    assert sorted(by_role) == ["sockets0", "sockets1", "web"] and len(by_role["web"].children()) == 2
+    port = stack.socket_ports["a"]
+    assert port != stack.webs["a"][1]
+    listening = {c.laddr.port for c in by_role["sockets0"].net_connections() if c.status == "LISTEN"}
+    assert port in listening and stack.webs["a"][1] not in listening
+    ana, bo = make_user("ana"), make_user("bo")
+    game = hextension([ana, bo], turn_seconds=3600)
+    ana_http = SiteUser(ana)
+    start_over_http(stack, "a", ana_http, game)
+    status, page = ana_http.get(f"{stack.base_url('a')}/games/{game.pk}/")
+    assert status == 200 and f'data-socket-port="{port}"' in page
+    request = urllib.request.Request(f"{stack.base_url('a')}/games/{game.pk}/", headers={"Cookie": ana_http.cookie})
+    with urllib.request.urlopen(request) as answer:  # the page's policy lets it connect there
+        policy = answer.headers["Content-Security-Policy"]
+    assert f"ws://127.0.0.1:{port}" in policy or "ws://127.0.0.1:*" in policy, policy
+    socket = WatchSocket(stack.base_url("a"), ana_http, game.pk, stamp=live.stamp_of(Game.objects.get(pk=game.pk)),
+                         port=port)
+    try:
+        status, body = ana_http.move(stack.base_url("a"), game.pk, a_placement(game, 0), 0)
+        assert status == 200, body[:300]
+        socket.wait_for_version(1)
+    finally:
+        socket.close()
+
+
+def test_the_launcher_shares_each_port_between_its_processes_and_replaces_a_dead_one(stack, make_user):
+    """Pages: gunicorn replaces a killed worker while the other answers. Sockets: two Daphnes
+    accept on one port; the other answers while the launcher starts a new one."""
+    launcher = psutil.Process(stack.webs["a"][0].pid)
+    by_role = {child.environ()["HEXSITE_WEB_PROCESS"]: child for child in launcher.children()}
     user = SiteUser(make_user("ana"))
-    url = f"{stack.base_url('a')}/games/"
-    assert all(user.get(url)[0] == 200 for _ in range(6))
+    pages, page_workers = f"{stack.base_url('a')}/games/", by_role["web"].children()
+    os.kill(page_workers[0].pid, signal.SIGKILL)
+    assert all(user.get(pages)[0] == 200 for _ in range(6))
+    wait_until(lambda: len(by_role["web"].children()) == 2
+               and page_workers[0].pid not in {c.pid for c in by_role["web"].children()}, 30,
+               what="gunicorn to start a worker in place of the dead one")
+    # The socket Daphnes serve the same application: plain requests show which one answers.
+    sockets_port = f"http://127.0.0.1:{stack.socket_ports['a']}/games/"
+    daphnes = [by_role["sockets0"], by_role["sockets1"]]
+    assert all(user.get(sockets_port)[0] == 200 for _ in range(6))
     os.kill(daphnes[0].pid, signal.SIGKILL)
-    assert all(user.get(url)[0] == 200 for _ in range(6))  # the other one answers on the same port
-    wait_until(lambda: len(launcher.children()) == 2 and daphnes[0].pid not in {c.pid for c in launcher.children()},
+    assert all(user.get(sockets_port)[0] == 200 for _ in range(6))  # the other one answers on the same port
+    wait_until(lambda: len(launcher.children()) == 3 and daphnes[0].pid not in {c.pid for c in launcher.children()},
                20, what="a new Daphne in place of the dead one")
     os.kill(daphnes[1].pid, signal.SIGKILL)  # now only the new one can answer
-    wait_until(lambda: user.get(url)[0] == 200, 90, 0.3, what="the new Daphne to answer")
-    assert "exited (-9); starting another" in stack.log("a").read_text()
+    wait_until(lambda: user.get(sockets_port)[0] == 200, 90, 0.3, what="the new Daphne to answer")
+    assert "daphne pid" in stack.log("a").read_text() and "exited (-9); starting another" in stack.log("a").read_text()

@@ -83,12 +83,12 @@ def test_an_ai_move_lost_with_its_task_is_asked_again_by_the_sweeper(celery_work
     from hexsite.celery import app
 
     settings.GAME_AI_DELAY_SECONDS = 0
-    celery_worker_thread.consumer.cancel_task_queue("celery")  # the worker hears nothing for now
+    celery_worker_thread.consumer.cancel_task_queue("play")  # the worker hears no AI move for now
     ana = make_user()
     game = toy_game(ana, ai_seats={1: "easy"}, target=100)
     services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 3}, expected_version=0)
     app.control.purge()  # the AI's task is lost
-    celery_worker_thread.consumer.add_task_queue("celery")
+    celery_worker_thread.consumer.add_task_queue("play")
     assert Game.objects.get(pk=game.pk).awaiting == [1]
     assert services.sweep_owed_ai_moves() == 0  # not owed long enough yet
     assert services.sweep_owed_ai_moves(now=timezone.now() + timedelta(minutes=5)) == 1

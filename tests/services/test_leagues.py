@@ -113,11 +113,11 @@ def test_a_sequential_season_standings_and_ratings(make_user, organiser):
     assert csv_text.splitlines()[0].startswith("rank,player,game 1,game 2,match points")
     assert len(standings.boards_csv(league).splitlines()) == 1 + 2 * 3 * 19
 
-    assert Rating.objects.filter(user__in=[ana, bo, cy], games=2).count() == 3
+    assert Rating.objects.filter(user__in=[ana, bo, cy], kind="hextension", games=2).count() == 3
     assert not ratings.rate_game(first)  # once per game
-    stats = selectors.player_stats(ana)
+    stats = selectors.player_stats(ana, "hextension")
     assert stats.games == 2 and stats.best_score == max(r[0] for r in results)
-    assert "<polyline" in rating_chart(stats.history)
+    assert "<polyline" in rating_chart(selectors.game_rating(ana, "hextension").history)
 
 
 def test_match_points_put_players_out_below_finishers():

@@ -23,6 +23,19 @@ def toy_game(*users, ai_seats=None, target: int = 15, turn_seconds=None, visibil
     return game
 
 
+def awaited_view(game: Game) -> tuple[int, dict] | None:
+    """``game`` read again and, while it is active, its first awaited seat with that seat's view
+    (what a playout needs before each move); None once it is over."""
+    from games import state_store
+    from games.sites import get_engine
+
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        return None
+    seat = game.awaiting[0]
+    return seat, get_engine(game.kind).view(state_store.load(game), seat)
+
+
 def hexland_room(*users, **config) -> Game:
     """A started Hexland room of ``users`` on the fixed map (``config`` adds to its settings)."""
     game = services.create_game(kind="hexland", config={"players": len(users), "layout": "fixed", **config},

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import live, services, state_store
+from games import consumers, live, services, state_store
 from games.consumers import CLOSE_NOT_ALLOWED
 from games.models import Game
 from hexsite.asgi import application
@@ -19,10 +19,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def close_db_connections():
-    """The consumer's database work runs in asgiref's worker thread; close its connection."""
+    """The consumers' database work runs on their threads (and asgiref's for the handshake): close those connections."""
     from django.db import connections
 
     await sync_to_async(connections.close_all)()
+    await sync_to_async(consumers.close_live_connections, thread_sensitive=False)()
 
 
 def run_scenario(coroutine_function) -> None:
@@ -250,6 +251,64 @@ def test_a_user_holds_a_bounded_number_of_sockets_over_all_games(make_user, monk
         assert (await other.connect())[0]
         for socket in (first, second, other):
             await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_one_read_of_a_game_serves_every_announcement_received_before_it_started(make_user):
+    """Sockets that are behind answer a burst of one game's announcements with one read: a read
+    that started after an announcement was received includes its change; a later one reads again."""
+    import time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    consumers.forget_renders()
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="toy", config={"players": 2, "target": 100}, created_by=ana,
+                                players=[ana, bo], join=False)
+    received = time.monotonic()
+    first = consumers.shared_snapshot(game.pk, "announcement-1", received)
+    with CaptureQueriesContext(connection) as reads:
+        assert consumers.shared_snapshot(game.pk, "announcement-2", received) is first
+        assert consumers.shared_snapshot(game.pk, "announcement-1", time.monotonic()) is first  # the same one
+    assert len(reads) == 0
+    Game.objects.filter(pk=game.pk).update(version=7)
+    with CaptureQueriesContext(connection) as reads:
+        later = consumers.shared_snapshot(game.pk, "announcement-3", time.monotonic())
+    assert len(reads) > 0 and later.game.version == 7
+
+
+def test_a_socket_skips_the_announcements_its_page_has_overtaken(make_user, monkeypatch):
+    """A socket that fell behind reads the game once and then drops, unread, the announcements
+    of versions older than what it sent; one of the version it shows is still looked at (a seat
+    or a setting may have changed without a move)."""
+    from channels.layers import get_channel_layer
+
+    from games import realtime
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    reads = []
+    real_catch_up = consumers.catch_up
+    monkeypatch.setattr(consumers, "catch_up", lambda *args, **kwargs: reads.append(args) or real_catch_up(*args, **kwargs))
+
+    async def scenario():
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game))
+        assert (await socket.connect())[0]
+        assert await socket.receive_nothing(timeout=0.3)  # the page is current: its catch-up is done
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=ana, move={"type": "add", "n": 2},
+                                                  expected_version=0)
+        assert 'stamp="1.' in await socket.receive_from(timeout=5)
+        layer, group, before = get_channel_layer(), realtime.group_name(game.pk), len(reads)
+        await layer.group_send(group, {"type": "game.version", "version": 0, "id": "overtaken"})
+        assert await socket.receive_nothing(timeout=0.5)
+        assert len(reads) == before
+        await layer.group_send(group, {"type": "game.version", "version": 1, "id": "the-same"})
+        assert await socket.receive_nothing(timeout=0.5)
+        assert len(reads) == before + 1
+        await socket.disconnect()
         await close_db_connections()
 
     run_scenario(scenario)

@@ -7,13 +7,12 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services, state_store
-from games.hexland import engine
+from games import services
 from games.hexland.engine.board import RESOURCES
 from games.hexland.forms import parse_move_form
 from games.hexland.templatetags.hexland_actions import hexland_actions
 from games.models import Game, MoveEvent
-from tests.support.factories import hexland_room
+from tests.support.factories import awaited_view, hexland_room
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +56,9 @@ def test_two_players_play_through_the_forms_and_never_see_each_others_cards(clie
     rng, users = random.Random(7), {0: ana, 1: bo}
     played = 0
     for _ in range(160):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
+        if (awaited := awaited_view(game)) is None:
             break
-        seat = game.awaiting[0]
-        view = engine.view(state_store.load(game), seat)
+        seat, view = awaited
         moves = [m for m in view["legal_moves"] if m["type"] != "offer"]
         building = [m for m in moves if m["type"].startswith(("build", "place"))]
         move = rng.choice(building or moves)

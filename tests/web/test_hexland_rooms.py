@@ -111,3 +111,52 @@ def test_the_lobby_pages_its_rooms(client, make_user):
     assert "Page 1 of 2" in first and "Room 25" in first and "Room 0<" not in first
     second = client.get(reverse("hexland_lobby"), {"page": 2}).content.decode()
     assert "Page 2 of 2" in second and "Room 0<" in second and 'href="?page=1"' in second
+
+
+def test_the_join_page_describes_the_room_and_full_rooms_are_listed_to_watch(client, make_user):
+    host, guest, other = make_user("host"), make_user("guest"), make_user("other")
+    client.force_login(host)
+    client.post(reverse("hexland_new"), {**ROOM, "players": 3, "seat_3": "easy", "seat_4": "bogus", "timers": "slow",
+                                         "board": "random", "vp_to_win": 12})
+    room = Game.objects.get(kind="hexland")
+    assert room.config["players"] == 3 and room.seats.count() == 3  # seat 4 ignored, its bad value too
+
+    client.force_login(guest)
+    join = client.get(reverse("game_join", args=[room.invite_token])).content.decode()
+    for shown in ("<dt>Host</dt><dd>host</dd>", "<dt>Seats free</dt><dd>1 of 3</dd>", "Slow: 3 min a turn",
+                  "<dt>Points to win</dt><dd>12</dd>", "<dt>Map</dt><dd>Random map</dd>", "AI (easy)",
+                  "<em>open</em>", "Take a seat", "You take the last free seat"):
+        assert shown in join, shown
+    lobby = client.get(reverse("hexland_lobby")).content.decode()
+    open_rooms = lobby.split('id="open-rooms"')[1].split("</section>")[0]
+    assert "Friday island" in open_rooms and reverse("game_join", args=[room.invite_token]) in open_rooms
+
+    client.force_login(host)  # the host gives the last open seat to the AI: the room is full, not started
+    client.post(reverse("game_seat", args=[room.pk, 1]), {"ai_level": "medium"})
+    assert Game.objects.get(pk=room.pk).status == "open"
+    client.force_login(other)
+    lobby = client.get(reverse("hexland_lobby")).content.decode()
+    open_rooms = lobby.split('id="open-rooms"')[1].split("</section>")[0]
+    to_watch = lobby.split('id="rooms-to-watch"')[1].split("</section>")[0]
+    assert "Friday island" not in open_rooms and "No public room is waiting for players" in open_rooms
+    assert "Friday island" in to_watch and "Full: waiting for the host to start" in to_watch
+    assert reverse("game_detail", args=[room.pk]) in to_watch and "aria-label=\"Watch Friday island\">Watch</a>" in to_watch
+    join = client.get(reverse("game_join", args=[room.invite_token])).content.decode()
+    assert "Every seat is taken" in join and "Take a seat" not in join and "Watch it" in join
+
+    client.force_login(host)
+    client.post(reverse("game_start", args=[room.pk]))
+    client.force_login(other)
+    to_watch = client.get(reverse("hexland_lobby")).content.decode().split('id="rooms-to-watch"')[1]
+    assert "Playing" in to_watch.split("</section>")[0]
+    client.force_login(host)
+    assert "You already have a seat" in client.get(reverse("game_join", args=[room.invite_token])).content.decode()
+
+
+def test_the_room_form_shows_only_the_chosen_seats_with_its_script(client, make_user):
+    client.force_login(make_user())
+    page = client.get(reverse("hexland_new")).content.decode()
+    assert "hexland/room_form.js" in page and "data-room-form" in page
+    assert 'data-seat="4"' in page and "<script>" not in page and "style=" not in page
+    refused = client.post(reverse("hexland_new"), {**ROOM, "players": 4, "seat_4": "bogus"})
+    assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()

@@ -526,11 +526,13 @@ def test_game_page_draws_the_board_with_targets_for_the_seat_to_move_only(client
     mover = {0: ana, 1: bo}[state.cur]
     client.force_login(mover)
     html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
-    assert 'class="hl-board hl-interactive"' in html and "hexland/hexland.css" in html
+    assert 'class="hl-board hl-pieces hl-interactive"' in html and 'class="hl-board hl-island"' in html
+    assert "hexland/hexland.css" in html
     assert html.count('class="hl-target hl-target-node"') == len(H.legal_moves(state, state.cur))
     client.force_login(make_user("cy"))   # a public game: anyone may watch
     spectator = client.get(reverse("game_detail", args=[game.pk])).content.decode()
-    assert 'class="hl-board"' in spectator and "data-move=" not in spectator and 'class="card hl-you hl-private"' not in spectator
+    assert 'class="hl-board hl-pieces"' in spectator and 'class="hl-board hl-island"' in spectator
+    assert "data-move=" not in spectator and 'class="card hl-you hl-private"' not in spectator
 
     client.force_login(mover)
     move = H.legal_moves(state, state.cur)[0]
@@ -554,7 +556,7 @@ def test_a_position_whose_board_cannot_be_drawn_is_never_stored(client, hexland_
     def broken(view, **kw):
         raise ValueError("cannot draw")
 
-    monkeypatch.setattr(svg, "board_svg", broken)
+    monkeypatch.setattr(svg, "pieces_svg", broken)  # what changes with a move
     move = H.legal_moves(state, state.cur)[0]
     response = client.post(reverse("game_move", args=[game.pk]), {"version": game.version, "move": json.dumps(move)})
     assert response.status_code == 400

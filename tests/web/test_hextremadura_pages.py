@@ -54,3 +54,17 @@ def test_another_player_cannot_watch_a_daily_puzzle_before_finishing_their_own(c
     response = client.get(reverse("game_detail", args=[daily.pk]))
     assert response.status_code == 403
     assert client.get(reverse("game_hint", args=[daily.pk])).status_code == 403
+
+
+def test_the_rotate_buttons_are_named_by_their_visible_words(client, make_user):
+    import re
+    from html import unescape
+
+    client.force_login(make_user())
+    page = client.get(client.post(reverse("hextremadura_daily"))["Location"]).content.decode()
+    buttons = re.findall(r'<button[^>]*class="[^"]*hxt-rotate[^"]*"([^>]*)>(.*?)</button>', page, re.S)
+    assert len(buttons) == 2
+    for attributes, content in buttons:
+        assert "aria-label" not in attributes  # named by their text, as a person reads it
+        words = unescape(re.sub(r'<span aria-hidden="true">.*?</span>', "", content)).strip()
+        assert words.startswith("Rotate ") and re.search(r"\((Shift\+)?R\)$", words), words

@@ -58,6 +58,7 @@ def test_every_legal_cell_is_a_focusable_button_and_nothing_else_is():
     for g in legal:
         assert g.get("role") == "button" and g.get("tabindex") == "0"
         assert g.get("aria-label") == f"Place the tile at {g.get('data-q')}, {g.get('data-r')}"
+        assert "".join(g.itertext()).strip() in g.get("aria-label")  # the visible words are in the name
     assert not [g for g in root.iter(f"{SVG}g") if g.get("role") == "button" and g not in legal]
     # Not interactive (a spectator, a finished game): no buttons at all.
     assert not groups(parse(map_svg(view)), "hxt-legal")

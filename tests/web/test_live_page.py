@@ -11,6 +11,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given, strategies as st
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
@@ -19,7 +20,7 @@ from django.urls import reverse
 from games import consumers, live, services, state_store
 from games.models import Game, MoveEvent
 from games.sites import get_engine
-from tests.support.factories import hexland_room, hextension_place, toy_game
+from tests.support.factories import awaited_view, hexland_room, hextension_place, toy_game
 
 pytestmark = pytest.mark.django_db
 
@@ -254,11 +255,9 @@ def test_every_form_of_every_pushed_region_posts_without_a_csrf_failure(make_use
     game = hexland_room(ana, bo, timers="normal")
     engine, rng, users, phases = get_engine("hexland"), random.Random(3), {0: ana, 1: bo}, set()
     for step in range(140):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
+        if (awaited := awaited_view(game)) is None:
             break
-        seat = game.awaiting[0]
-        view = engine.view(state_store.load(game), seat)
+        seat, view = awaited
         if view["phase"] not in phases or step % 15 == 0:
             phases.add(view["phase"])
             posted += post_every_pushed_form(game, ana) + post_every_pushed_form(game, bo)
@@ -325,3 +324,64 @@ def test_every_region_a_socket_may_push_is_on_the_page(client, make_user):
             expected += [live.PRESENCE.id, live.CHAT.id]
         for region_id in expected:
             assert page.count(f'id="{region_id}"') == 1, (game.kind, region_id)
+
+
+def test_the_hexland_island_is_sent_once_and_its_pieces_only_when_they_change(make_user):
+    """A spectator's socket in a room: the island (sea, hexes, harbours) never comes again after
+    the page, and the pieces come with a new piece, not with a roll, a trade or a new turn."""
+    from games.consumers import Page, catch_up
+    from games.hexland.engine import ai
+
+    ana, bo, watcher = make_user(), make_user(), make_user()
+    game = hexland_room(ana, bo)
+    page = Page()
+    catch_up(game.pk, watcher, page)  # the page as it was drawn
+    engine, rng = get_engine("hexland"), random.Random(5)
+    sent, placed = [], 0
+    def pieces() -> tuple:
+        public = engine.view(state_store.load(Game.objects.get(pk=game.pk)), None)
+        return public["buildings"], public["roads"], public["robber"]
+
+    for step in range(60):
+        seat, view = awaited_view(game)
+        before = pieces()
+        legal = [m for m in view["legal_moves"] if m["type"] != "offer"]
+        services.submit_move(game_id=game.pk, user=[ana, bo][seat], move=ai.choose_weighted(legal, rng),
+                             expected_version=game.version)
+        changed = before != pieces()
+        placed += changed
+        ids = [r["id"] for f in catch_up(game.pk, watcher, page, announcement=f"a{step}")
+               for r in json.loads(f).get("regions", [])]
+        sent.append((changed, ids))
+    assert not any("hl-island" in ids for _, ids in sent)
+    assert all(("hl-board" in ids) == changed for changed, ids in sent), sent
+    assert 0 < placed < len(sent)  # some moves placed pieces, some did not
+
+
+_RUN = re.compile(r"[ \t\r\n\f]+")
+_CONTENT = re.compile(r"<(pre|textarea)\b[^>]*>(.*?)</\1>", re.S)
+
+
+@given(st.lists(st.sampled_from(["<p>", "</p>", "<b>x</b>", "a", "b", " ", "  ", "\n", "\n    ", "\t", "\r\n",
+                                 "\u00a0", "<pre>", "</pre>", "<textarea name=t>", "</textarea>", "<svg><text>1</text>"]),
+                max_size=40).map("".join))
+def test_a_drawing_without_its_indentation_reads_the_same(html):
+    """live.compact drops indentation and blank lines: every run of whitespace still renders as
+    one space, a no-break space stays, and what a <pre> or <textarea> holds is kept whole."""
+    compacted = live.compact(html)
+    assert "\n " not in _CONTENT.sub("", compacted) and "\n\n" not in _CONTENT.sub("", compacted)
+    assert _RUN.sub(" ", _CONTENT.sub("", compacted)) == _RUN.sub(" ", _CONTENT.sub("", html))
+    assert _CONTENT.findall(compacted) == _CONTENT.findall(html)
+    assert compacted.count("\u00a0") == html.count("\u00a0")
+
+
+def test_pushed_regions_carry_no_indentation(make_user):
+    """The templates are indented for people; what a socket sends is not (a tenth to a sixth
+    of a game's bytes), for every game, with the page and the push drawn alike."""
+    ana, bo = make_user(), make_user()
+    for game in (hexland_room(ana, bo), hextension_game([ana, bo])):
+        regions = regions_in(consumers.catch_up(game.pk, ana, consumers.Page()))
+        assert set(regions) >= {region.id for region in live.game_regions(game) if region.id != "hl-island"}
+        for region_id, html in regions.items():
+            outside = _CONTENT.sub("", html)
+            assert not re.search(r"\n[ \t]", outside), (region_id, html[:300])

@@ -41,8 +41,7 @@ def test_the_zones_offered_are_the_common_ones_without_aliases_or_machine_files(
 
 def test_sign_up_keeps_the_zone_the_browser_filled_in(client):
     page = client.get(reverse("account_signup")).content.decode()
-    assert 'data-detect-timezone' in page and 'list="id_timezone-zones"' in page
-    assert '<datalist id="id_timezone-zones">' in page and '<option value="Europe/Lisbon">' in page
+    assert 'data-detect-timezone' in page and '<option value="Europe/Lisbon">Lisbon (UTC+0' in page
     assert sign_up(client, "lia", timezone="Europe/Lisbon").status_code == 302
     from accounts.models import User
 

@@ -126,3 +126,30 @@ def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
     boards = {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="four") for user in users}
     assert boards == {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk])) for user in users}
     assert all({"hx-play", "hx-standings", "hx-head"} <= set(ids(frames)) for frames in boards.values())
+
+
+def play_hexland(game: Game, users, moves: int) -> None:
+    """``moves`` legal moves (the first offered, offers aside) by whichever human seat is awaited."""
+    from tests.support.factories import awaited_view
+
+    for _ in range(moves):
+        seat, view = awaited_view(game)
+        legal = [m for m in view["legal_moves"] if m["type"] != "offer"]
+        services.submit_move(game_id=game.pk, user=users[seat], move=legal[0], expected_version=game.version)
+
+
+def test_the_hexland_room_and_its_lobby_do_not_grow_with_the_moves_or_the_rooms(client, make_user):
+    """A room's page reads its state from the cache, never by replaying the events: the same
+    questions after 4 moves as after 40; the lobby asks as many for 1 room as for 6."""
+    from tests.support.factories import hexland_room
+
+    ana, bo = make_user(), make_user()
+    client.force_login(ana)
+    game = hexland_room(ana, bo)
+    play_hexland(game, [ana, bo], 4)
+    counts = [(queries(lambda: client.get(f"/games/{game.pk}/")), queries(lambda: client.get("/games/hexland/")))]
+    play_hexland(game, [ana, bo], 36)
+    for _ in range(5):
+        hexland_room(make_user(), make_user())
+    counts.append((queries(lambda: client.get(f"/games/{game.pk}/")), queries(lambda: client.get("/games/hexland/"))))
+    assert counts[0] == counts[1], counts

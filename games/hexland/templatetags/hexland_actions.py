@@ -6,21 +6,22 @@ import json
 from typing import Mapping
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
-from games.hexland import svg
+from games.hexland import svg, words
 
 register = template.Library()
 
 RESOURCES = ("wood", "brick", "sheep", "wheat", "ore")
 BUTTONS = {  # move type (or card) -> the button's words
-    "roll": "Roll the dice", "end_turn": "End your turn", "buy_dev": "Buy a development card",
-    "accept": "Accept the offer", "decline": "Decline the offer", "cancel": "Withdraw your offer",
-    "knight": "Play a Knight", "road_building": "Play Road Building",
+    "roll": _("Roll the dice"), "end_turn": _("End your turn"), "buy_dev": _("Buy a development card"),
+    "accept": _("Accept the offer"), "decline": _("Decline the offer"), "cancel": _("Withdraw your offer"),
+    "knight": _("Play a Knight"), "road_building": _("Play Road Building"),
 }
 PLACES = {  # moves made on the board, named for the list that stands in for clicking
-    "place_settlement": "Place a settlement", "place_road": "Place a road", "build_settlement": "Build a settlement",
-    "build_city": "Build a city", "build_road": "Build a road", "move_robber": "Move the robber",
-    "move_pair": "Move your auto-placed settlement and road",
+    "place_settlement": _("Place a settlement"), "place_road": _("Place a road"),
+    "build_settlement": _("Build a settlement"), "build_city": _("Build a city"), "build_road": _("Build a road"),
+    "move_robber": _("Move the robber"), "move_pair": _("Move your auto-placed settlement and road"),
 }
 
 
@@ -50,13 +51,16 @@ def hexland_actions(view: Mapping) -> dict:
         "buttons": buttons,
         "confirm": [{"seat": m["seat"], "name": names[m["seat"]]} for m in moves if m["type"] == "confirm"],
         "places": [{"type": kind, "title": PLACES[kind], "choices": choices} for kind, choices in places.items()],
-        "bank_trades": [{"give": g, "get": r, "rate": rates[g]} for g, r in bank_trades],
+        # give, get: the resources' codes (the form's values); give_name, get_name: their words
+        "bank_trades": [{"give": g, "get": r, "rate": rates[g], "give_name": words.resource(g),
+                         "get_name": words.resource(r)} for g, r in bank_trades],
         "monopoly": "monopoly" in cards,
         "year_of_plenty": "year_of_plenty" in cards,
         "can_offer": "offer" in kinds,
         "discard": view["discards"][seat] if "discard" in kinds else 0,
-        "hand": [{"name": r, "count": hand.get(r, 0)} for r in RESOURCES],
-        "resources": RESOURCES,
+        # name: the resource's code (the form's field names); title: its word
+        "hand": [{"name": r, "title": words.resource(r), "count": hand.get(r, 0)} for r in RESOURCES],
+        "resources": [{"name": r, "title": words.resource(r)} for r in RESOURCES],
     }
 
 

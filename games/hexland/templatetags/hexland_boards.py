@@ -11,17 +11,15 @@ from typing import Mapping
 
 from django import template
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
-from games.hexland import svg
+from games.hexland import log_words, svg, words
 
 register = template.Library()
 
 LOG_LINES = 8
-RESOURCE_TITLES = {"wood": "Wood", "brick": "Brick", "sheep": "Sheep", "wheat": "Wheat",
-                   "ore": "Ore"}
-DEV_TITLES = {"knight": "Knight", "road_building": "Road Building",
-              "year_of_plenty": "Year of Plenty", "monopoly": "Monopoly",
-              "victory_point": "Victory Point"}
+RESOURCE_TITLES = words.RESOURCE_TITLES
+DEV_TITLES = words.DEV_TITLES
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 # Moves that get a button of their own; the rest are chosen from a list (or on the board).
 
@@ -29,6 +27,16 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 @register.simple_tag
 def hexland_board(view: Mapping, interactive: bool = False, label: str = ""):
     return svg.board_svg(view, interactive=bool(interactive), label=label)
+
+
+@register.simple_tag
+def hexland_island(view: Mapping, label: str = ""):
+    return svg.island_svg(view, label=label)
+
+
+@register.simple_tag
+def hexland_pieces(view: Mapping, interactive: bool = False, label: str = ""):
+    return svg.pieces_svg(view, interactive=bool(interactive), label=label)
 
 
 @register.simple_tag
@@ -56,26 +64,29 @@ def phase_text(view: Mapping) -> str:
     cur = names.get(view.get("current"), "")
     phase = view.get("phase")
     if phase == "setup_settlement":
-        return f"Setup: {cur} places a settlement"
+        return _("Setup: %(player)s places a settlement") % {"player": cur}
     if phase == "setup_road":
-        return f"Setup: {cur} places a road next to it"
+        return _("Setup: %(player)s places a road next to it") % {"player": cur}
     if phase == "roll":
-        return f"{cur}'s turn: roll the dice (or play a development card first)"
+        return _("%(player)s's turn: roll the dice (or play a development card first)") % {"player": cur}
     if phase == "discard":
-        owed = [f"{names.get(q, q)} ({k})" for q, k in enumerate(view.get("discards") or []) if k]
-        return "A 7: waiting for discards from " + ", ".join(owed)
+        # Translators: one player who must discard, and how many cards, e.g. "ana (4)".
+        owed = [_("%(player)s (%(count)s)") % {"player": names.get(q, q), "count": k}
+                for q, k in enumerate(view.get("discards") or []) if k]
+        # Translators: players: a list such as "ana (4), bo (5)".
+        return _("A 7: waiting for discards from %(players)s") % {"players": ", ".join(owed)}
     if phase == "robber":
-        return f"{cur} moves the robber"
+        return _("%(player)s moves the robber") % {"player": cur}
     if phase == "main":
-        return f"{cur}'s turn: trade and build"
+        return _("%(player)s's turn: trade and build") % {"player": cur}
     if phase == "trade":
-        return f"{cur} offers a trade"
+        return _("%(player)s offers a trade") % {"player": cur}
     if phase == "free_roads":
-        return f"{cur} places free roads ({view.get('free_roads', 0)} left)"
+        return _("%(player)s places free roads (%(count)s left)") % {"player": cur, "count": view.get("free_roads", 0)}
     if phase == "over":
         winner = view.get("winner")
-        return f"Game over: {names[winner]} wins" if winner in names else "Game over"
-    return str(phase or "")
+        return _("Game over: %(player)s wins") % {"player": names[winner]} if winner in names else _("Game over")
+    return ""
 
 
 def player_rows(view: Mapping) -> list[dict]:
@@ -88,13 +99,13 @@ def player_rows(view: Mapping) -> list[dict]:
         q = p.get("seat")
         rows.append({
             **p,
-            "colour_name": svg.PLAYER_COLOUR_NAMES[q % 4],
+            "colour_name": words.COLOUR_NAMES[q % 4],
             "marker": svg.seat_marker(q),
             "is_you": q == seat,
             "is_current": q == view.get("current") and not over,
             "is_actor": q in actors,
             "owes": discards[q] if q < len(discards) else 0,
-            "answer": answers[q] if q < len(answers) else None,
+            "answer": words.answer(answers[q]) if q < len(answers) and answers[q] is not None else None,
             "is_winner": over and q == view.get("winner"),
             "points": p.get("total_vp", p.get("vp")) if over else p.get("vp"),
         })
@@ -131,8 +142,7 @@ def dice(view: Mapping) -> dict | None:
 
 
 def _bundle(bundle: Mapping) -> str:
-    parts = [f"{k} {r}" for r, k in (bundle or {}).items() if k]
-    return ", ".join(parts) or "nothing"
+    return words.bundle(bundle)
 
 
 def offer(view: Mapping) -> dict | None:
@@ -140,7 +150,7 @@ def offer(view: Mapping) -> dict | None:
     if not o:
         return None
     names = _names(view)
-    answers = [{"name": names.get(q, q), "answer": a}
+    answers = [{"name": names.get(q, q), "answer": words.answer(a)}
                for q, a in enumerate(o.get("answers") or []) if a is not None]
     return {"from": names.get(o.get("from"), ""), "give": _bundle(o.get("give")),
             "get": _bundle(o.get("get")), "answers": answers}
@@ -150,7 +160,7 @@ def offer(view: Mapping) -> dict | None:
 def hexland_panel(view: Mapping) -> dict:
     """Everything the side panel shows, from the view alone."""
     log = list(view.get("log") or [])
-    shown = log[-LOG_LINES:]
+    shown = log_words.log_lines(log[-LOG_LINES:], _names(view).values())
     return {
         "phase": phase_text(view),
         "players": player_rows(view),

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.hextension import fragments, svg
 from games.hextension.engine.board import CELLS
@@ -76,6 +78,21 @@ def _names(seats: Iterable[Any]) -> dict[int, str]:
     return {seat.index: seat.label for seat in seats or ()}
 
 
+def _seat_name(index: int) -> str:
+    """A seat without a player's name."""
+    return _("Seat %(number)s") % {"number": index + 1}
+
+
+def _diagram_label(name: str, score: int, potential: int | None) -> str:
+    """The name of a seat's evaluation diagram (its SVG title)."""
+    if potential is None:
+        return ngettext("Evaluation diagram of %(name)s: %(score)s point",
+                        "Evaluation diagram of %(name)s: %(score)s points", score) % {"name": name, "score": score}
+    return ngettext("Evaluation diagram of %(name)s: %(score)s point, at most %(potential)s",
+                    "Evaluation diagram of %(name)s: %(score)s points, at most %(potential)s",
+                    score) % {"name": name, "score": score, "potential": potential}
+
+
 def _rank_key(row: Mapping, over: bool) -> tuple:
     """Finished games rank by score as the engine's result does; a running game breaks ties of
     points made by the most each board can still make, so ranks mean something before lines
@@ -113,7 +130,7 @@ def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = 
     rows = []
     for seat_view in view.get("seats", []):
         index = seat_view["seat"]
-        name = names.get(index, f"Seat {index + 1}")
+        name = names[index] if index in names else _seat_name(index)
         rows.append({
             "seat": index,
             "name": name,
@@ -125,8 +142,8 @@ def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = 
             "is_you": index == view.get("seat"),
             "view": seat_view,
             "lines": _line_counts(seat_view),
-            "label": f"Evaluation diagram of {name}: {seat_view['score']} points"
-                     + ("" if over else f", at most {seat_view.get('potential', seat_view['score'])}"),
+            "label": _diagram_label(name, seat_view["score"],
+                                    None if over else seat_view.get("potential", seat_view["score"])),
             "ai_score": _analysis_value(analysis, "ai_score", index),
             "best_score": _analysis_value(analysis, "best_score", index),
         })
@@ -170,9 +187,16 @@ def round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
     Only names and the ``moved`` flags: nothing of what anyone placed."""
     names = _names(seats)
     in_game = [seat_view for seat_view in view.get("seats", []) if not seat_view["out"]]
-    moved = [names.get(s["seat"], f"Seat {s['seat'] + 1}") for s in in_game if s["moved"]]
-    waiting = [names.get(s["seat"], f"Seat {s['seat'] + 1}") for s in in_game if not s["moved"]]
+    moved = [names[s["seat"]] if s["seat"] in names else _seat_name(s["seat"]) for s in in_game if s["moved"]]
+    waiting = [names[s["seat"]] if s["seat"] in names else _seat_name(s["seat"]) for s in in_game if not s["moved"]]
     return {"moved": moved, "waiting": waiting, "in_game": len(in_game)}
+
+
+@register.simple_tag
+def hex_placements(pending: Mapping | None) -> str:
+    """The viewer's own placement of the open round in words: "174 on A1, 963 on B2"."""
+    # Translators: one tile's place in a list of placements, as in "174 on A1, 963 on B2".
+    return ", ".join(_("%(tile)s on %(cell)s") % {"tile": tile, "cell": cell} for tile, cell in (pending or {}).items())
 
 
 @register.simple_tag

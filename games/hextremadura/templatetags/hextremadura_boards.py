@@ -6,12 +6,14 @@ from typing import Any, Mapping
 
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
-from games.hextremadura import svg
+from games.hextremadura import svg, words
 
 register = template.Library()
 
-# The rulebook's result table (shared/rules/hextremadura.md): the least score of each rating.
+# The rulebook's result table (shared/rules/hextremadura.md): the least score of each rating
+# (the engine's codes; ``words.RATING_NAMES`` names them).
 RATINGS = ((9, "good"), (12, "very good"), (14, "excellent"), (15, "perfect"))
 ROTATIONS = tuple(range(6))
 
@@ -22,7 +24,7 @@ def hxt_defs():
 
 
 @register.simple_tag
-def hxt_map(view: Mapping, interactive: bool = False, label: str = "Hextremadura map"):
+def hxt_map(view: Mapping, interactive: bool = False, label: str = ""):
     return svg.map_svg(view, interactive=bool(interactive), label=label)
 
 
@@ -46,6 +48,16 @@ def hxt_requirement(req: Mapping) -> str:
     return svg.requirement_text(req)
 
 
+@register.simple_tag
+def hxt_placement(move: Mapping) -> str:
+    """A placement in words: "T4 at (1, -1), rotation 2" (", face a" for a river tile's face)."""
+    values = {"tile": move.get("tile"), "q": move.get("q"), "r": move.get("r"), "rotation": move.get("rotation")}
+    if move.get("face"):
+        return _("%(tile)s at (%(q)s, %(r)s), rotation %(rotation)s, face %(face)s") % {
+            **values, "face": words.face_name(move.get("face"))}
+    return _("%(tile)s at (%(q)s, %(r)s), rotation %(rotation)s") % values
+
+
 # --- the page's data ---------------------------------------------------------------------------
 
 
@@ -65,9 +77,11 @@ def cell_choices(view: Mapping) -> list[dict]:
 def face_note(face: Mapping) -> str:
     """What a face asks for, in words: its requirements, or its objective."""
     if isinstance(face.get("objective"), Mapping):
-        return "Objective: " + str(face["objective"].get("text", ""))
+        return _("Objective: %(objective)s") % {"objective": words.objective_phrase(face["objective"])}
     reqs = [svg.requirement_text(req) for req in face.get("requirements") or [] if isinstance(req, Mapping)]
-    return ("Requirements: " + "; ".join(reqs)) if reqs else "A river face: it never leaves the map."
+    if reqs:
+        return _("Requirements: %(requirements)s") % {"requirements": "; ".join(reqs)}
+    return _("A river face: it never leaves the map.")
 
 
 def tile_choices(view: Mapping) -> list[dict]:
@@ -75,12 +89,13 @@ def tile_choices(view: Mapping) -> list[dict]:
     out = []
     for entry in view.get("available") or []:
         showing = entry.get("face")
-        faces = [{"name": name, "note": face_note(face)} for name, face in (entry.get("faces") or {}).items()]
+        faces = [{"name": name, "label": words.face_name(name), "note": face_note(face)}
+                 for name, face in (entry.get("faces") or {}).items()]
         faces.sort(key=lambda face: face["name"] != showing)
         out.append({
             "entry": entry,
             "tile": entry.get("tile"),
-            "slot": "the display" if entry.get("slot") == "display" else "the discovery pile's top",
+            "slot": _("from the display") if entry.get("slot") == "display" else _("from the discovery pile's top"),
             "river": bool(entry.get("river")),
             "face": showing,
             "faces": faces,
@@ -89,7 +104,8 @@ def tile_choices(view: Mapping) -> list[dict]:
 
 
 def rating_rows(score: int | None) -> list[dict]:
-    rows = [{"least": least, "name": name, "reached": score is not None and score >= least} for least, name in RATINGS]
+    rows = [{"least": least, "rating": rating, "name": words.rating_name(rating), "reached": score is not None and score >= least}
+            for least, rating in RATINGS]
     best = [row for row in rows if row["reached"]]
     if best:
         best[-1]["yours"] = True
@@ -101,7 +117,7 @@ def quest_rows(view: Mapping) -> list[dict]:
     rows = []
     for key, quest in (view.get("quests") or {}).items():
         met = final.get(key, quest.get("met")) if final else quest.get("met")
-        rows.append({"key": key, "name": quest.get("name", key), "met": bool(met)})
+        rows.append({"key": key, "name": words.quest_name(key), "met": bool(met)})
     return rows
 
 
@@ -136,9 +152,11 @@ def hxt_page(view: Mapping, game: Any, your_move: bool = False) -> dict:
         "discovery_size": int(discovery.get("size") or 0),
         "below_top": discovery.get("below_top"),
         "explored": view.get("explored") or [],
-        "objectives": view.get("objectives") or [],
+        # The engine's text of each objective, in the site's words.
+        "objectives": [{**o, "text": words.objective_phrase(o)} for o in view.get("objectives") or []],
         "met_count": sum(1 for o in view.get("objectives") or [] if o.get("met")),
         "ratings": rating_rows(final.get("score") if final else None),
         "quests": quest_rows(view),
         "removed": view.get("last_removed") or [],
+        "rating": words.rating_name(final.get("rating")) if final else "",
     }

@@ -11,7 +11,8 @@
   // data-version may be older than the page's).
   function shownVersion(board) {
     var page = window.hexsiteLivePage;
-    return page ? page.stamp().split(".")[0] : board.dataset.version;
+    var live = document.getElementById("live-game");
+    return (page ? page.stamp() : (live && live.dataset.stamp) || "").split(".")[0];
   }
 
   // The answer (the live page's regions, or a refusal shown on the board) is handled by

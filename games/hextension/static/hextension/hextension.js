@@ -37,7 +37,7 @@
     });
     var board = boardOf(form);
     if (board) board.classList.toggle("hx-picking", !!button);
-    if (button) say(form, "Tile " + button.dataset.tile + " picked: now choose an empty cell of your board.");
+    if (button) say(form, interpolate(gettext("Tile %(tile)s picked: now choose an empty cell of your board."), {tile: button.dataset.tile}, true));
   }
 
   // The first tile that has no cell yet, or null when every tile is placed.
@@ -60,7 +60,7 @@
     preview(form);
     var next = nextUnplaced(form);
     pick(form, next);
-    if (!next) say(form, "Tile " + tile + " goes on " + cell + ". Every tile has a cell: submit when ready.");
+    if (!next) say(form, interpolate(gettext("Tile %(tile)s goes on %(cell)s. Every tile has a cell: submit when ready."), {tile: tile, cell: cell}, true));
   }
 
   // Redraw the planned tiles on the board from the selects.
@@ -83,9 +83,9 @@
       if (tile) {
         var marks = form.querySelector('.hx-pick[data-tile="' + tile + '"] .hx-marks');
         if (marks) cell.appendChild(marks.cloneNode(true));
-        cell.setAttribute("aria-label", "Cell " + name + ", tile " + tile + ", your placement this round (not final yet)");
+        cell.setAttribute("aria-label", interpolate(gettext("Cell %(cell)s, tile %(tile)s, your placement this round (not final yet)"), {cell: name, tile: tile}, true));
       } else {
-        cell.setAttribute("aria-label", "Cell " + name + ", empty");
+        cell.setAttribute("aria-label", interpolate(gettext("Cell %(cell)s, empty"), {cell: name}, true));
       }
     });
   }

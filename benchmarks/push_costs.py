@@ -15,6 +15,11 @@ least of ``REPEATS`` runs (the machine is shared), and the lines give the median
 push and the sum over all sockets (what one Daphne spends on that submission). CPU is this
 process's (``time.process_time``), so PostgreSQL's and Redis's share is not in it.
 
+Hexland (``--hexland``): a room of 4 players on the fixed map and ``HEXLAND_SPECTATORS``
+spectators, after ``HEXLAND_WARMUP`` random legal moves; then each of ``HEXLAND_MOVES`` moves is
+pushed to the 14 sockets as above, and the lines give the median over those moves of the
+per-socket median and of the all-socket sum.
+
 Pages (Django's test client, a signed-in player; queries counted with CaptureQueriesContext):
 the game page, the dashboard, the Hextension lobby and a league's standings, each at two sizes,
 to show whether the count grows with seats or games.
@@ -132,6 +137,53 @@ def pushes(seats: int, users, rng: random.Random) -> int:
     return game.pk
 
 
+HEXLAND_SPECTATORS = 10
+HEXLAND_WARMUP = 40
+HEXLAND_MOVES = 30
+
+
+def hexland_move(game_id: int, players, rng: random.Random) -> bool:
+    """One random legal move of a seat that may act (False once the game is over)."""
+    from games import services, state_store
+    from games.hexland import engine
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    state = state_store.load(game)
+    if engine.is_over(state):
+        return False
+    seat = rng.choice(engine.view(state, None)["actors"])
+    move = rng.choice(engine.view(state, seat)["legal_moves"])
+    services.submit_move(game_id=game_id, user=players[seat], move=move, expected_version=game.version)
+    return True
+
+
+def hexland_pushes(everyone, rng: random.Random) -> None:
+    from games import services
+
+    players, spectators = everyone[:4], everyone[4:4 + HEXLAND_SPECTATORS]
+    game = services.create_game(kind="hexland", config={"players": 4, "layout": "fixed"}, created_by=players[0],
+                                players=list(players), join=False, turn_seconds=120)
+    services.start_game(game_id=game.pk)
+    for _ in range(HEXLAND_WARMUP):
+        hexland_move(game.pk, players, rng)
+    sockets = [*players, *spectators]
+    push_round(game.pk, sockets[:2], current_pages(game.pk, sockets[:2]))  # warm-up
+    per_socket, per_move, cpu_per_move, largest = [], [], [], 0
+    for _ in range(HEXLAND_MOVES):
+        pages = current_pages(game.pk, sockets)
+        if not hexland_move(game.pk, players, rng):
+            break
+        rows = push_round(game.pk, sockets, pages)
+        per_socket.append(statistics.median(r[0] for r in rows))
+        per_move.append(sum(r[0] for r in rows))
+        cpu_per_move.append(sum(r[3] for r in rows))
+        largest = max(largest, *(r[1] for r in rows))
+    print(f"  a move, {len(per_move)} moves: per socket median {statistics.median(per_socket) / 1024:.1f} KiB; "
+          f"all {len(sockets)} sockets {statistics.median(per_move) / 1024:.1f} KiB, "
+          f"CPU {statistics.median(cpu_per_move):.1f} ms (median over moves); largest frame {largest / 1024:.1f} KiB")
+
+
 def page(client, url: str, cold: bool = True) -> tuple[int, float, float, int]:
     """(queries, least wall ms, least CPU ms, bytes) of ``url`` over ``PAGE_REPEATS`` requests,
     after one warm-up request; with ``cold``, the render caches are emptied before each."""
@@ -208,6 +260,7 @@ def pages(sizes: list[int], games: dict[int, int], everyone) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", default="9,100", help="comma-separated game sizes (default 9,100)")
+    parser.add_argument("--hexland", action="store_true", help="a Hexland room's pushes only")
     parser.add_argument("--profile", action="store_true", help="cProfile the largest size (setup, submissions and pushes)")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.seats.split(","))
@@ -216,6 +269,10 @@ def main() -> None:
 
     everyone = User.objects.bulk_create(User(username=f"p{i}", email=f"p{i}@example.com") for i in range(max(sizes + [30])))
     rng = random.Random(7)
+    if args.hexland:
+        print(f"Hexland, 4 players on the fixed map and {HEXLAND_SPECTATORS} spectators, after {HEXLAND_WARMUP} moves:")
+        hexland_pushes(everyone, rng)
+        return
     games = {}
     for seats in sizes:
         print(f"Hextension, {seats} seats, {TILES_PER_ROUND} tiles a round, after {CLOSED_ROUNDS} closed rounds, "

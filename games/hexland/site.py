@@ -37,7 +37,7 @@ REGIONS = (
     Region("hl-board", "hexland/regions/board.html", _board_audience, depends=_board_depends, turn_bound=False),
     Region("hl-private", "hexland/regions/private.html", SEAT),
     Region("hl-public", "hexland/regions/public.html", PUBLIC),
-    Region("hl-players", "hexland/regions/players.html", SEAT),
+    Region("hl-players", "hexland/regions/players.html", PUBLIC),
 )
 
 

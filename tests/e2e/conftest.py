@@ -67,11 +67,15 @@ def pytest_runtest_call(item):
 
 
 # A browser test that timed out waiting for the page runs once more (pytest-rerunfailures marks
-# it RERUN in the summary): one CI run in ~35 had the in-process test server stall for about a
-# minute (a sign-up POST of tests/e2e/test_hextremadura_daily.py never answered, the next tests
-# passed). The report of each timeout carries every thread's stack of this process, so a stall
-# that happens again shows where the server waited.
+# it RERUN in the summary): two CI runs in ~40 had a sign-up POST of
+# tests/e2e/test_hextremadura_daily.py go unanswered, twice in a row in the second (the next
+# tests passed; that test now comes signed in). The report of each
+# timeout carries what the test process was doing (its busy threads), what the page showed, and
+# the database's sessions, so a stall that happens again shows where the server waited.
 BROWSER_TIMEOUT_RERUNS = 1
+
+# A thread whose innermost frame is one of these is waiting for work, not doing any.
+IDLE_FRAMES = ("readline", "readinto", "select", "poll", "wait", "get", "accept", "_worker", "run_forever")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -84,11 +88,54 @@ def pytest_collection_modifyitems(config, items):
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None and call.excinfo.typename == "TimeoutError":
-        frames = sys._current_frames()
-        stacks = [f"--- thread {thread.name}\n" + "".join(traceback.format_stack(frames[thread.ident]))
-                  for thread in threading.enumerate() if thread.ident in frames and thread is not threading.current_thread()]
-        report.sections.append(("threads of the test process when the browser timed out", "\n".join(stacks)))
+        report.sections.append(("busy threads of the test process when the browser timed out", _busy_threads()))
+        report.sections.append(("the pages of the test", _pages_shown(item)))
+        report.sections.append(("the test database's sessions", _database_sessions()))
     return report
+
+
+def _busy_threads() -> str:
+    frames = sys._current_frames()
+    stacks, idle = [], []
+    for thread in threading.enumerate():
+        frame = frames.get(thread.ident)
+        if frame is None or thread is threading.current_thread():
+            continue
+        if frame.f_code.co_name in IDLE_FRAMES:
+            idle.append(f"{thread.name} ({frame.f_code.co_name})")
+        else:
+            stacks.append(f"--- thread {thread.name}\n" + "".join(traceback.format_stack(frame)[-12:]))
+    return "\n".join(stacks) + "\nidle: " + ", ".join(idle)
+
+
+def _pages_shown(item) -> str:
+    lines = []
+    factory = item.funcargs.get("browser")
+    pages = list(getattr(getattr(factory, "checks", None), "pages", ()) or ())
+    if item.funcargs.get("page") is not None and item.funcargs["page"] not in pages:
+        pages.append(item.funcargs["page"])
+    for page in pages:
+        try:
+            text = " ".join(page.locator("body").inner_text(timeout=2_000).split())[:600]
+            lines.append(f"{page.url}: {page.title()!r}: {text}")
+        except Exception as error:  # a closed page or a page still loading
+            lines.append(f"{page.url}: ({type(error).__name__})")
+    return "\n".join(lines) or "(none)"
+
+
+def _database_sessions() -> str:
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, usename, state, wait_event_type, wait_event, now() - xact_start, left(query, 160) "
+                "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            rows = cursor.fetchall()
+    except Exception as error:
+        return f"(not read: {error})"
+    return "\n".join(" | ".join(str(value) for value in row) for row in rows) or "(none)"
 
 
 @pytest.fixture(params=["desktop", "phone"])

@@ -72,6 +72,10 @@ def test_two_people_and_two_ai_play_a_room_to_the_end(live_server, browser, cele
     assert game.status == Game.Status.ACTIVE and game.config["names"] == ["ana", "bo", "AI (easy)", "AI (easy)"]
 
     ana.goto(game_url)
+    # The players panel is drawn once for every viewer; each sees "you" on their own row only.
+    for viewer, seat in ((ana, "0"), (bo, "1")):
+        you = viewer.locator("#hl-players .hl-you-badge:visible")
+        assert you.count() == 1 and you.locator("xpath=ancestor::li[1]").get_attribute("data-seat") == seat
     ana.get_by_label("Message").fill("good luck, everyone")
     with ana.expect_response(re.compile(r"/chat/$")):  # networkidle may already have been reached
         ana.get_by_role("button", name="Send").click()

@@ -1,12 +1,13 @@
-"""A player signs up, starts today's Hextremadura puzzle and plays it to the end through the page:
+"""A signed-in player starts today's Hextremadura puzzle and plays it to the end through the page:
 each turn a click on the first highlighted cell of the map. The final score shown is the game's
-result, and the home page's leaderboard lists the player."""
+result, and the home page's leaderboard lists the player. (Signing up through the pages is
+tests/e2e/test_signup.py's; here the player comes signed in.)"""
 import re
 
 import pytest
 
 from games.models import Game
-from tests.e2e.accounts import sign_up
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,10 +21,10 @@ def place_once(page) -> None:
     page.locator(f'.hxt-game[data-version="{version + 1}"]').wait_for()
 
 
-def test_a_player_plays_the_whole_daily_puzzle_in_the_browser(live_server, page):
+def test_a_player_plays_the_whole_daily_puzzle_in_the_browser(live_server, page, make_user):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    sign_up(page, live_server.url, "estrella")
+    log_in(page.context, live_server.url, make_user("estrella"))
     page.goto(f"{live_server.url}/games/hextremadura/")
     page.get_by_role("button", name="Play today's puzzle").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from tests.e2e.conftest import log_in
+from tests.e2e.test_live_page import SOCKET_OPEN
 from tests.support.factories import hexland_room, hextension_place
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -111,3 +112,41 @@ def test_the_other_players_diagrams_are_readable_on_a_desktop_without_a_click(li
     theirs.locator(".hx-zoom > summary").click()  # a click still enlarges one
     assert theirs.locator(".hx-zoom").get_attribute("open") is not None
     assert theirs.locator("svg").bounding_box()["width"] > widths[1] * 1.3
+
+
+LAYOUT_SHIFT = """() => new Promise(resolve => {
+  let total = 0;
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+  }).observe({type: "layout-shift", buffered: true});
+  setTimeout(() => resolve(total), 1500);
+})"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_game_page_does_not_shift_once_shown(asgi_live_server, browser, make_user, size):
+    """Its "Notify me when it is my move" is drawn with the page: inserted above the board after
+    load, it moved the page (Lighthouse's cumulative layout shift 0.048, issue #31). Served with
+    its socket (Daphne), as on the site: the page opens it and stays where it was drawn."""
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 2},
+                                players=[ana, bo], turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    context = browser.new_context("phone" if size is PHONE else "desktop", bypass_csp=True)  # the test's own scripts
+    context._hexsite_width = size["width"]
+    context.add_init_script(SOCKET_OPEN)
+    log_in(context, asgi_live_server, ana)
+    page = context.new_page()
+    page.set_viewport_size(size)
+    page.goto(f"{asgi_live_server}/games/{game.pk}/")
+    page.wait_for_function("window.liveOpens >= 1")
+    assert page.get_by_role("button", name="Notify me when it is my move").is_visible()
+    assert page.evaluate(LAYOUT_SHIFT) < 0.01
+
+
+def test_the_log_in_pages_password_reset_link_is_a_target_of_24_px(live_server, browser):
+    """WCAG 2.2's minimum target size (Lighthouse flagged the link, issue #31)."""
+    for size in (DESKTOP, PHONE):
+        page = open_as(browser, live_server.url, None, reverse("account_login"), size)
+        box = page.get_by_role("link", name="Forgot your password?").bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24, box

@@ -395,7 +395,10 @@ def test_page_shows_the_turn_dice_badges_and_log(by_phase):
     assert 'class="hl-log"' in html and 'aria-live="polite"' in html
     if view["longest_road"] is not None:
         assert "Longest Road (2 points)" in html
-    assert html.count('class="badge">you</span>') == 1
+    # The players panel is drawn once for everyone: each row holds a "you" badge, and the page's
+    # seat says which one shows (hexland.css; tests/e2e/test_hexland_room.py sees just one).
+    assert html.count('class="badge hl-you-badge">you</span>') == len(view["players"])
+    assert f'data-viewer-seat="{state.cur}"' in html
 
 
 def test_final_page_names_the_winner_and_shows_hidden_points(by_phase):

@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import live
+from games import live, services, state_store
 from games.services import chat
 from tests.support.factories import toy_game
 from tests.web.test_consumer import close_db_connections, communicator_for, html_of, run_scenario
@@ -52,6 +52,35 @@ def test_players_see_who_is_connected_and_chat_messages_live(make_user):
         assert "bo <span class=\"visually-hidden\">(not connected)" in gone
         for socket in (ana_socket, spectator):
             await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_a_solo_games_socket_sends_no_list_of_who_is_connected(make_user):
+    """A one-seat game's page has no presence list (issue #31: pushing one anyway logged
+    htmx:oobErrorNoTarget #game-presence on every solo Hextremadura page). A two-seat game's first
+    frame is that list (the test above), so its absence here is the one-seat rule at work."""
+    from games.hextremadura import engine as hextremadura
+    from games.hextremadura import services as solo
+
+    ana = make_user("ana")
+    game = solo.start_casual_game(user=ana)
+
+    async def scenario():
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game), socket_class=HtmlSocket)
+        assert (await socket.connect())[0]
+        second = communicator_for(game, ana, stamp=live.stamp_of(game), socket_class=HtmlSocket)
+        assert (await second.connect())[0]  # a second tab: a seat's arrival, on a two-seat game
+        for tab in (socket, second):
+            assert await tab.receive_nothing(timeout=0.5)
+        state = await sync_to_async(state_store.load)(game)
+        await sync_to_async(services.submit_move)(
+            game_id=game.pk, user=ana, move=hextremadura.legal_moves(state, 0)[0], expected_version=game.version)
+        pushed = await socket.receive_from(timeout=5)
+        assert 'id="game-main"' in pushed and 'id="game-presence"' not in pushed
+        await second.disconnect()
+        await socket.disconnect()
         await close_db_connections()
 
     run_scenario(scenario)

@@ -41,15 +41,13 @@ def hexland_pieces(view: Mapping, interactive: bool = False, label: str = ""):
 
 @register.simple_tag
 def hexland_swatch(seat) -> str:
-    """A small house in the seat's colour with its digit: the same cue as its pieces."""
+    """A small house in the seat's colour with its digit: the same cue as its pieces. Only the
+    seat's colours are written here; the outline and the digit's type are hexland.css's
+    (.hl-swatch), so the players panel pushed at every move carries them once, not per row."""
     colour, ink, digit = svg.seat_colour(seat), svg.seat_ink(seat), svg.seat_marker(seat)
     return mark_safe(
-        '<svg class="hl-swatch" xmlns="http://www.w3.org/2000/svg" viewBox="-9 -10 18 19" '
-        'aria-hidden="true" focusable="false">'
-        f'<path d="M-7 7 V-1.5 L0 -8.5 L7 -1.5 V7 Z" fill="{colour}" stroke="#1f2430" '
-        f'stroke-width="1.4" stroke-linejoin="round"/>'
-        f'<text x="0" y="4.5" font-size="8.5" font-weight="700" text-anchor="middle" '
-        f'font-family="system-ui, sans-serif" fill="{ink}">{digit}</text></svg>')
+        '<svg class="hl-swatch" viewBox="-9 -10 18 19" aria-hidden="true" focusable="false">'
+        f'<path d="M-7 7V-1.5L0-8.5 7-1.5V7Z" fill="{colour}"/><text x="0" y="4.5" fill="{ink}">{digit}</text></svg>')
 
 
 # --- the panel's data --------------------------------------------------------------------------

@@ -44,7 +44,8 @@ def player(name: str, **fields):
     user = users.objects.filter(username=name).first()
     if user is None:
         user = users.objects.create_user(name, f"{name}@example.com", "a-long-pass-phrase", **fields)
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        # the site may have recorded the address already (a new user's own): verify it either way
+        EmailAddress.objects.update_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
     users.objects.filter(pk=user.pk).update(**fields)
     return users.objects.get(pk=user.pk)
 

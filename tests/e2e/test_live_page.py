@@ -196,10 +196,12 @@ def test_the_page_reconnects_after_a_close_1001_and_after_a_cut_network(asgi_liv
     assert page.evaluate("window.bannerShown") and page.locator("#socket-status").is_hidden()
 
     # The network is cut: the banner says so at once; Bo plays on; back online, the page resyncs.
+    board_top = page.locator("#live-game").bounding_box()["y"]
     page.evaluate("window.bannerShown = false")
     context.set_offline(True)
     page.wait_for_function("window.bannerShown")
     assert "Reconnecting" in page.locator("#socket-status").inner_text()
+    assert page.locator("#live-game").bounding_box()["y"] == board_top  # the banner floats: nothing moves
     before = stamp(page)
     game.refresh_from_db()
     while game.awaiting == [1]:

@@ -75,7 +75,7 @@ def pytest_runtest_call(item):
 BROWSER_TIMEOUT_RERUNS = 1
 
 # A thread whose innermost frame is one of these is waiting for work, not doing any.
-IDLE_FRAMES = ("readline", "readinto", "select", "poll", "wait", "get", "accept", "_worker", "run_forever")
+IDLE_FRAMES = ("readline", "readinto", "select", "poll", "wait", "get", "accept", "_worker", "run_forever", "_do_waitpid")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -88,9 +88,13 @@ def pytest_collection_modifyitems(config, items):
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.failed and call.excinfo is not None and call.excinfo.typename == "TimeoutError":
-        report.sections.append(("busy threads of the test process when the browser timed out", _busy_threads()))
-        report.sections.append(("the pages of the test", _pages_shown(item)))
-        report.sections.append(("the test database's sessions", _database_sessions()))
+        for title, describe in (("busy threads of the test process when the browser timed out", _busy_threads),
+                                ("the pages of the test", lambda: _pages_shown(item)),
+                                ("the test database's sessions", _database_sessions)):
+            try:
+                report.sections.append((title, describe()))
+            except Exception as error:  # a report that cannot be written must not end the run
+                report.sections.append((title, f"(not written: {error!r})"))
     return report
 
 

@@ -48,6 +48,9 @@ ALLOWED: dict[str, str] = {
     "UTC": "the time zone's name in a deadline, as the player's time zone writes it",
     **{name: "a Hextremadura quest, named after a place in Extremadura: the same in every language"
        for name in ("Monfragüe", "Garganta de los Infiernos", "Los Barruecos")},
+    **{face: "a Hextremadura river tile's two faces, named a and b in every language (words.face_name), "
+             "as in \"R3, face b.\": only on a page that offers a river tile, so only some shuffles"
+       for face in ("a", "b")},
 }
 
 

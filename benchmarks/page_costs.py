@@ -5,13 +5,17 @@ league standings) over the same scenario (20 started Hextension games of 9 playe
 rooms, a league of 30), each read 30 times by players through Django's test client after one
 warm-up read: CPU ms per page (median, max), wall ms, queries. A page that costs C ms of CPU
 caps one process at 1000/C pages a second, before Daphne's own share.
-Real PostgreSQL and Redis (run through `make bench` or hexsite.localservices).
+Real PostgreSQL and Redis (run through `make bench` or hexsite.localservices). ``--profile``: the
+reads under cProfile, then the functions by own and by inclusive time.
 """
 from __future__ import annotations
 
+import cProfile
 import os
+import pstats
 import secrets
 import statistics
+import sys
 import time
 
 os.environ["DEBUG"] = "0"  # as production: cached templates (the local launcher turns DEBUG on)
@@ -70,6 +74,7 @@ def main() -> None:
             client = Client()
             client.force_login(user)
             clients.append(client)
+        profiler = cProfile.Profile() if "--profile" in sys.argv else None
         print(f"{'page':26} {'CPU ms p50':>10} {'max':>7} {'wall ms p50':>11} {'queries':>8} {'KiB':>6}")
         for name, path in pages:
             assert clients[0].get(path).status_code == 200, path  # warm: templates, caches
@@ -78,12 +83,59 @@ def main() -> None:
                 client = clients[i % len(clients)]
                 c0, w0 = time.process_time(), time.perf_counter()
                 with CaptureQueriesContext(connection) as queries:
+                    if profiler:
+                        profiler.enable()
                     answer = client.get(path)
+                    if profiler:
+                        profiler.disable()
                 cpu.append((time.process_time() - c0) * 1000)
                 wall.append((time.perf_counter() - w0) * 1000)
                 assert answer.status_code == 200, (path, answer.status_code)
             print(f"{name:26} {statistics.median(cpu):10.1f} {max(cpu):7.1f} {statistics.median(wall):11.1f} "
                   f"{len(queries):8d} {len(answer.content) / 1024:6.1f}")
+        _moves(games, users, profiler)
+        if profiler:  # every page read together: where the CPU goes (the timings above include the profiler)
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(45)
+            stats.sort_stats("cumulative").print_stats(r"/(games|accounts|hexsite|moderation|templatetags)/", 60)
+
+
+def _moves(games, users, profiler) -> None:
+    """A Hextension submission as the live page sends it (htmx: the answer is the mover's
+    regions): the first round of every game, each seat once, measured from the second game."""
+    import json
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import state_store
+    from games.hextension import engine as hextension
+
+    cpu, wall, counted = [], [], []
+    for number, game in enumerate(games):
+        for seat, user in enumerate(users[number * 9:(number + 1) * 9]):
+            client = Client()
+            client.force_login(user)
+            client.get("/games/hextension/")  # a client loads its middleware on its first request
+            game.refresh_from_db()
+            move = hextension.legal_moves(state_store.load(game), seat)[0]
+            c0, w0 = time.process_time(), time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                if profiler and number:
+                    profiler.enable()
+                answer = client.post(f"/games/{game.pk}/move/", {"move": json.dumps(move), "version": game.version},
+                                     HTTP_HX_REQUEST="true")
+                if profiler and number:
+                    profiler.disable()
+            assert answer.status_code == 200, answer.content[:300]
+            if number:  # the first game warms the templates and the engine
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+                counted.append(len(queries))
+    print(f"{'move (htmx answer)':26} {statistics.median(cpu):10.1f} {max(cpu):7.1f} {statistics.median(wall):11.1f} "
+          f"{int(statistics.median(counted)):8d} {len(answer.content) / 1024:6.1f}")
 
 
 if __name__ == "__main__":

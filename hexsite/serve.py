@@ -36,9 +36,10 @@ DAPHNE = str(Path(sys.executable).with_name("daphne"))
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 APPLICATION = "hexsite.asgi:application"
 WSGI_APPLICATION = "hexsite.wsgi:application"
-# Threads per gunicorn worker: requests wait on PostgreSQL and Redis most of their time. Keep it
-# under DATABASE_POOL_MAX (10): each thread holds a pooled connection while it serves a request.
-PAGE_THREADS = 8
+# Threads per gunicorn worker. Full pages are drawn PAGE_SLOTS at a time (hexsite/admission.py) and
+# wait for a slot holding a thread but no database connection, so there are threads to spare for
+# the writes that go past them; the connections in use stay under DATABASE_POOL_MAX (10).
+PAGE_THREADS = 32
 KEEP_ALIVE_SECONDS = 300
 RESTART_PAUSE_SECONDS = 1.0
 STOP_TIMEOUT_SECONDS = 20

@@ -143,6 +143,7 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "hexsite.admission.PageAdmissionMiddleware",  # full pages drawn a few at a time; writes go first
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the browser's or the cookie's language
@@ -157,6 +158,11 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",  # a signed-in player's saved language wins
 ]
+
+# Full pages a process draws at once; the rest wait for a slot while writes and the live page's
+# own reads go straight through (hexsite/admission.py). A page waits at most PAGE_WAIT_SECONDS.
+PAGE_SLOTS = max(1, int(os.environ.get("PAGE_SLOTS", "2")))
+PAGE_WAIT_SECONDS = float(os.environ.get("PAGE_WAIT_SECONDS", "30"))
 
 ROOT_URLCONF = "hexsite.urls"
 ASGI_APPLICATION = "hexsite.asgi.application"

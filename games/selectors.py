@@ -25,6 +25,23 @@ def game_for_viewer(game_id: int, user) -> Game:
     return game
 
 
+def game_as_written(read: Game, written: Game) -> Game | None:
+    """``read`` (``game_for_viewer``'s, with its seats and their users) brought up to ``written``,
+    the row a move saved under the game's lock, when the seats that move read under the lock are
+    the ones ``read`` holds and the move changed none: the mover's answer is then drawn without
+    reading the game again. None when a seat changed in between (read the game again)."""
+    seats, revision = getattr(written, "seats_under_lock", (None, None))
+    if seats is None or written.revision != revision:
+        return None
+    held = {seat.index: [seat.user_id, seat.ai_level, seat.standin_level, seat.resigned_at] for seat in read.seats.all()}
+    if held != seats:
+        return None
+    for field in Game._meta.concrete_fields:
+        setattr(read, field.attname, getattr(written, field.attname))
+    read._ai_seat_indexes = {index for index, (_user, ai, standin, _resigned) in seats.items() if ai or standin}
+    return read
+
+
 def watched_game(game_id: int, user, since_version: int | None = None) -> Game | None:
     """The game's row alone, without its seats, if ``user`` may watch it: what a socket reads on
     every announcement before it knows whether there is anything to draw. With ``since_version``,

@@ -119,7 +119,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_for_viewer(game_id, request.user)
         ratelimit.check_move(request.user, game.pk)  # every attempt counts, refused ones too
-        services.submit_move(
+        applied = services.submit_move(
             game_id=game.pk,
             user=request.user,
             move=move_input.read_move(get_site(game.kind), request.POST),  # checked by schema
@@ -127,13 +127,15 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except GameError as error:
         return error_response(request, error, game_id)
-    return game_board_response(request, game_id, _("Your move has been played."))
+    return game_board_response(request, game_id, _("Your move has been played."),
+                               game=selectors.game_as_written(game, applied.game))
 
 
-def game_board_response(request: HttpRequest, game_id: int, done: str) -> HttpResponse:
-    """After a write: the live page's regions for htmx, or a redirect to the game page with a note."""
+def game_board_response(request: HttpRequest, game_id: int, done: str, game: Game | None = None) -> HttpResponse:
+    """After a write: the live page's regions for htmx (drawn from ``game`` when the write gives
+    it, with its seats, else read again), or a redirect to the game page with a note."""
     if request.htmx:
-        return live_answer(request, selectors.game_for_viewer(game_id, request.user))
+        return live_answer(request, game or selectors.game_for_viewer(game_id, request.user))
     messages.success(request, done)
     return redirect("game_detail", game_id=game_id)
 

@@ -421,6 +421,9 @@ def _users_seat(game: Game, user, seat: int | None) -> int:
     game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
     # What the move's other checks need of the seats, from the same read (under the row lock).
     game._seat_rows = {index: (standin, resigned) for index, _user, _ai, standin, resigned in rows}
+    # Who held each seat under the lock, and at which revision: the mover's answer may then be
+    # drawn from the seats the view read before (selectors.game_as_written).
+    game.seats_under_lock = ({index: rest for index, *rest in rows}, game.revision)
     mine = [index for index, user_id, *_rest in rows if user_id == user.pk]
     if not mine:
         raise NotYourSeat(_("You are not playing in this game."))

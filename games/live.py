@@ -27,13 +27,14 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Callable
 
 from django.template.loader import render_to_string
-
 from django.urls import reverse
 from django.utils import translation
+# Not functools': on Python 3.11 it holds one lock for every instance, so the threads of a page
+# or socket process would take turns computing any viewer's view (state reads included).
+from django.utils.functional import cached_property
 
 from games import selectors, state_store
 from games.models import Game

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping
@@ -296,23 +297,7 @@ def view(state: State, seat: int | None) -> dict:
     to_come = value_counts(t for t in TILES if t not in gone)
     over = is_over(state)
     latest = state.round - 1
-    to_come_key = tuple(sorted(to_come.items()))
-    seats = []
-    for s in range(state.players):
-        board = state.boards[s]
-        ordered, score, potential, lines = _assessed(tuple(board.items()), to_come_key)
-        seats.append({
-            "seat": s,
-            "board": dict(ordered),
-            "score": score,
-            # The most the board can still make (points plus the open lines at their best).
-            "potential": potential,
-            "lines": list(lines),  # entries shared with the cache: views are read, never edited
-            "nmr": state.nmr[s],
-            "out": state.out[s],
-            "moved": state.pending[s] is not None,
-            "last_placed": list(state.last_placed[s]),
-        })
+    seats = [dict(entry) for entry in _seat_entries(state, to_come)]
     result = {
         "kind": KIND,
         "seat": seat,
@@ -333,6 +318,45 @@ def view(state: State, seat: int | None) -> dict:
     if over:
         result["result"] = result_of(state)
     return result
+
+
+# Every viewer of one state sees the same seat entries, and a 100-seat round's close asks for a
+# hundred views of one state (one per socket): the entries are made once per state and each view
+# gets its own copy of them (one level deep; what they hold is read, never edited, as below).
+# Kept by the state object itself, which the state cache hands out to every reader.
+_SEAT_ENTRIES_SIZE = 16
+_seat_entries_made: OrderedDict[int, tuple[State, tuple[dict, ...]]] = OrderedDict()
+_seat_entries_lock = threading.Lock()
+
+
+def _seat_entries(state: State, to_come: Counter) -> tuple[dict, ...]:
+    with _seat_entries_lock:
+        made = _seat_entries_made.get(id(state))
+        if made is not None and made[0] is state:
+            _seat_entries_made.move_to_end(id(state))
+            return made[1]
+    to_come_key = tuple(sorted(to_come.items()))
+    entries = []
+    for s in range(state.players):
+        ordered, score, potential, lines = _assessed(tuple(state.boards[s].items()), to_come_key)
+        entries.append({
+            "seat": s,
+            "board": dict(ordered),
+            "score": score,
+            # The most the board can still make (points plus the open lines at their best).
+            "potential": potential,
+            "lines": list(lines),  # entries shared with the cache: views are read, never edited
+            "nmr": state.nmr[s],
+            "out": state.out[s],
+            "moved": state.pending[s] is not None,
+            "last_placed": list(state.last_placed[s]),
+        })
+    made_now = tuple(entries)
+    with _seat_entries_lock:
+        _seat_entries_made[id(state)] = (state, made_now)  # the state held: its id is not reused meanwhile
+        while len(_seat_entries_made) > _SEAT_ENTRIES_SIZE:
+            _seat_entries_made.popitem(last=False)
+    return made_now
 
 
 # A view assesses every board of the game (15 lines each), and every seat's view, each socket's

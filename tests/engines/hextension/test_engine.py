@@ -399,3 +399,17 @@ def test_potential_of_an_empty_and_of_a_hand_worked_board():
     board = {"A1": "973", "A2": "174"}
     lost = 3 * 9 + 5 * (8 - 3) + 4 * (8 - 4)
     assert hx.potential(board, value_counts(t for t in TILES if t not in board.values())) == 19 * 24 - lost
+
+
+def test_each_view_of_one_state_has_seat_entries_of_its_own():
+    # The seat entries are made once per state (a 100-seat round's close asks for 100 views of
+    # one state); a viewer editing its view's entries must not change another viewer's.
+    state = hx.new_state({"players": 3}, 23)
+    for _ in range(3):
+        state = play_round(state)
+    first = hx.view(state, 0)
+    first["seats"][1]["score"] = -1
+    first["seats"].append({"seat": 99})
+    second = hx.view(state, 1)
+    assert len(second["seats"]) == 3 and second["seats"][1]["score"] >= 0
+    assert second == hx.view(copy.deepcopy(state), 1)  # the same as a view made afresh

@@ -22,10 +22,11 @@ def unless_blocked_by(game, user):
 @register.simple_tag
 def report_targets(game, user) -> list:
     """The other human players of a game, whom ``user`` may report from its page."""
+    from games.selectors import seats_with_users  # the seats the page read already, when it did
+
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    return [seat.user for seat in game.seats.select_related("user").order_by("index")
-            if seat.user_id and seat.user_id != user.pk]
+    return [seat.user for seat in seats_with_users(game) if seat.user_id and seat.user_id != user.pk]
 
 
 @register.simple_tag

@@ -153,3 +153,13 @@ def test_the_hexland_room_and_its_lobby_do_not_grow_with_the_moves_or_the_rooms(
         hexland_room(make_user(), make_user())
     counts.append((queries(lambda: client.get(f"/games/{game.pk}/")), queries(lambda: client.get("/games/hexland/"))))
     assert counts[0] == counts[1], counts
+
+
+def test_the_game_page_reads_the_seats_and_their_players_once(client, make_user):
+    users = [make_user() for _ in range(3)]
+    game = running_game(users)
+    client.force_login(users[0])
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    seat_reads = [q["sql"] for q in captured if q["sql"].startswith('SELECT "games_seat"') and 'JOIN "accounts_user"' in q["sql"]]
+    assert len(seat_reads) == 1, seat_reads  # the page's regions, presence and report links share them

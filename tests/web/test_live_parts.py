@@ -47,7 +47,9 @@ def test_players_see_who_is_connected_and_chat_messages_live(make_user):
             assert 'id="game-chat"' in html and "&lt;b&gt;hello&lt;/b&gt;" in html
         assert 'name="text"' in to_ana and 'name="text"' not in to_watcher  # players write, spectators read
 
-        await bo_socket.disconnect()
+        # The communicator cancels a consumer still busy after its default second; the leave
+        # (a Redis count and an announcement, on a live thread) must run to its end here.
+        await bo_socket.disconnect(timeout=10)
         gone = await ana_socket.receive_from(timeout=5)
         assert "bo <span class=\"visually-hidden\">(not connected)" in gone
         for socket in (ana_socket, spectator):

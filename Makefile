@@ -63,6 +63,7 @@ superuser: install
 	$(WITH_SERVICES) bash -c '$(PY) manage.py migrate --noinput && $(PY) manage.py createsuperuser'
 
 bench: install
+	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do case $$b in benchmarks/load.py|benchmarks/live_swaps.py|benchmarks/lighthouse.py|benchmarks/lighthouse_live.py) continue;; esac; echo "== $$b"; $(PY) $$b || exit 1; done'
 
 # The load harness: starts the site like `make run WEB=2 WORKERS=2` (on a throw-away database),

@@ -55,8 +55,19 @@ def _status_depends(live: "LiveView") -> tuple:
     return (live.your_move, live.game.turn_started_version > 0, seats, rematch)
 
 
+def _status_viewers(live: "LiveView") -> tuple:
+    """While a game is played, the seats whose own seat has no notice (no stand-in, not
+    resigned) see the status bar alike, but for whether it is their move."""
+    if live.seat is not None and live.game.status == Game.Status.ACTIVE:
+        own = next((s for s in live.game.seats.all() if s.index == live.seat), None)
+        if own is not None and not own.standin_level and not own.resigned_at:
+            return ("seated", live.your_move)
+    return ("seat", live.seat)
+
+
 # The platform's regions, on every game page.
-STATUS = Region("game-status", "games/regions/status.html", SEAT, depends=_status_depends, statuses=ALL_STATUSES)
+STATUS = Region("game-status", "games/regions/status.html", SEAT, depends=_status_depends, statuses=ALL_STATUSES,
+                viewers=_status_viewers)
 WAITING_ROOM = Region("game-waiting", "games/regions/waiting.html", USER, statuses=(Game.Status.OPEN,))
 PRESENCE = Region("game-presence", "games/_presence.html", PUBLIC, versioned=False, statuses=ALL_STATUSES)
 CHAT = Region("game-chat", "games/_chat.html", USER, versioned=False, statuses=ALL_STATUSES)
@@ -144,7 +155,7 @@ class LiveView:
         who: Any = None
         audience = self.audience(region)
         if audience == SEAT:
-            who = ("seat", self.seat)
+            who = region.viewers(self) if region.viewers else ("seat", self.seat)
         elif audience == USER:
             who = ("user", getattr(self.user, "pk", None))
         if self.game.status not in region.statuses:

@@ -38,6 +38,10 @@ class Region:
     statuses: tuple[str, ...] = PLAYED_STATUSES
     # Sent on the game's version announcements; False for those with announcements of their own.
     versioned: bool = True
+    # For a SEAT region: which seats see it alike, as a key from a LiveView (None: each seat its
+    # own). Seats with the same key share one drawing, so a change that reaches every seat at once
+    # (a Hextension round's close) draws it once per kind of seat instead of once per seat.
+    viewers: Callable[["LiveView"], Any] | None = None
     # A region too large to push whole: the template draws a loader; this template draws its
     # content, read over HTTP when the viewer opens it (``region_body_url``), cacheable by key.
     body_template: str = ""

@@ -92,7 +92,7 @@ def history(rounds: list[Mapping]) -> SafeString:
 
 
 def progress(progress: Mapping, version: int) -> SafeString:
-    """Who has moved this round (``_progress.html``, in the region hx-round)."""
+    """Who has moved this round (``_progress.html``, the region hx-progress)."""
     key = ("progress", translation.get_language(), version, tuple(progress["moved"]), tuple(progress["waiting"]), progress["in_game"])
     return mark_safe(_rows.get(key, lambda: render_to_string(
         "hextension/_progress.html", {"progress": progress, "game": {"version": version}})))

@@ -28,7 +28,8 @@ def _round(live) -> int:
 REGIONS = (
     Region("hx-head", "hextension/regions/head.html", PUBLIC, depends=_round),
     Region("hx-play", "hextension/regions/play.html", SEAT, depends=_own_part),
-    Region("hx-round", "hextension/regions/round.html", PUBLIC),
+    Region("hx-round", "hextension/regions/round.html", PUBLIC, depends=_round),
+    Region("hx-progress", "hextension/regions/progress.html", PUBLIC),
     Region("hx-diagrams", "hextension/regions/diagrams.html", PUBLIC, depends=_round,
            body_template="hextension/regions/diagrams_body.html"),
     Region("hx-standings", "hextension/regions/standings.html", PUBLIC, depends=_round),

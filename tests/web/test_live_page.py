@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import consumers, live, services, state_store
-from games.models import Game, MoveEvent
+from games.models import Game, MoveEvent, Seat
 from games.sites import get_engine
 from tests.support.factories import awaited_view, hexland_room, hextension_place, toy_game
 
@@ -62,12 +62,32 @@ def test_a_submission_sends_the_others_only_who_has_moved(make_user):
     sent = {name: regions_in(consumers.catch_up(game.pk, user, pages[name]))
             for name, user in (("ana", ana), ("bo", bo), ("cy", cy), ("dee", dee))}
     for name in ("bo", "cy", "dee"):
-        assert set(sent[name]) == {"hx-round"}, name
-        assert "2 of 3 have moved" in sent[name]["hx-round"] and "ana" in sent[name]["hx-round"]
+        assert set(sent[name]) == {"hx-progress"}, name  # not the round's tiles, which are unchanged
+        assert "2 of 3 have moved" in sent[name]["hx-progress"] and "Moved: ana, cy." in sent[name]["hx-progress"]
+        assert "Waiting for: bo." in sent[name]["hx-progress"]
         assert f"{cell}: " not in "".join(sent[name].values())  # nobody else sees where she placed
     assert "hx-play" in sent["ana"] and 'data-state="pending"' in sent["ana"]["hx-play"]
     # Nothing more happened: nothing more is sent.
     assert all(consumers.catch_up(game.pk, user, pages[user.username]) == [] for user in (ana, bo, cy, dee))
+
+
+def test_at_a_large_table_who_has_moved_is_counted_past_a_dozen_names(make_user):
+    """Every viewer gets the progress after every submission: names while a list is short,
+    a count past a dozen, so that a round does not cost the square of the seats in bytes."""
+    users = [make_user(f"player{i:02}") for i in range(30)]
+    game = hextension_game(users)
+    watcher = make_user("watcher")
+    page = current_page(game, watcher)
+    place(game, users[3], 3)
+    progress = regions_in(consumers.catch_up(game.pk, watcher, page))["hx-progress"]
+    assert "1 of 30 have moved" in progress and "Moved: player03." in progress
+    assert "Waiting for: 29 players." in progress and "player04" not in progress
+    for seat in range(4, 21):
+        place(game, users[seat], seat)
+    progress = regions_in(consumers.catch_up(game.pk, watcher, page))["hx-progress"]  # 18 moved, 12 waiting
+    assert "Moved: 18 players." in progress and "player05" not in progress
+    waiting = ", ".join(f"player{seat:02}" for seat in (0, 1, 2, *range(21, 30)))
+    assert f"Waiting for: {waiting}." in progress
 
 
 def test_a_round_close_sends_each_their_board_the_standings_and_a_loader_for_the_diagrams(make_user):
@@ -78,7 +98,7 @@ def test_a_round_close_sends_each_their_board_the_standings_and_a_loader_for_the
         place(game, user, seat)
     for seat, user in enumerate(users):
         sent = regions_in(consumers.catch_up(game.pk, user, pages[seat]))
-        assert {"hx-play", "hx-round", "hx-head", "hx-standings", "hx-diagrams", "hx-history"} <= set(sent)
+        assert {"hx-play", "hx-round", "hx-progress", "hx-head", "hx-standings", "hx-diagrams", "hx-history"} <= set(sent)
         assert "Round 2 of" in sent["hx-head"]
         assert "<svg" not in sent["hx-diagrams"] and "data-live-lazy" in sent["hx-diagrams"]  # loaded when seen
 
@@ -95,8 +115,32 @@ def test_a_region_every_viewer_sees_alike_is_drawn_once_a_version(make_user, mon
     live.forget_drawings()
     for user in users + watchers:
         consumers.catch_up(game.pk, user, pages[user.pk], announcement="one")
-    assert drawn.count("hextension/regions/round.html") == 1  # seven sockets, one drawing
+    assert drawn.count("hextension/regions/progress.html") == 1  # seven sockets, one drawing
+    assert drawn.count("hextension/regions/round.html") == 0  # the round's tiles are unchanged
     assert drawn.count("hextension/regions/play.html") == 1  # only the seat that moved
+
+
+def test_at_a_round_close_the_seats_without_a_notice_share_one_status_bar(make_user, monkeypatch):
+    users = [make_user(f"p{i}") for i in range(5)]
+    watcher = make_user("watcher")
+    game = hextension_game(users)
+    pages = {user.pk: current_page(game, user) for user in users + [watcher]}
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    Seat.objects.filter(game=game, index=4).update(standin_level="easy")  # p4 timed out twice meanwhile
+    drawn = []
+    real = live.render_to_string
+    monkeypatch.setattr(live, "render_to_string", lambda name, context: drawn.append(name) or real(name, context))
+    live.forget_drawings()
+    sent = {user.username: regions_in(consumers.catch_up(game.pk, user, pages[user.pk], announcement="close"))
+            for user in users + [watcher]}
+    status = {name: regions.get("game-status") for name, regions in sent.items()}
+    # p0 to p3 alike, p4 (the AI stands in) its own, the watcher's: three drawings, not six.
+    assert drawn.count("games/regions/status.html") == 3
+    assert status["p0"] == status["p1"] == status["p2"] == status["p3"]
+    assert "Your move" in status["p0"] and "p4 is away; the AI" in status["p0"] and "Take my seat back" not in status["p0"]
+    assert "Your time ran out twice in a row" in status["p4"] and "Take my seat back" in status["p4"]
+    assert "p4 is away" in status["watcher"] and "Your move" not in status["watcher"] and "data-seated" not in status["watcher"]
 
 
 def test_no_frame_of_a_hundred_seat_round_close_is_over_64_kib(make_user):

@@ -115,7 +115,7 @@ def test_the_sockets_answering_one_announcement_read_the_game_once(make_user):
     shared = {user.pk: catch_up(game.pk, user, copy.deepcopy(pages[user.pk]), announcement="two") for user in users}
     assert shared == alone
     assert "hx-play" in ids(alone[users[0].pk])
-    assert all(ids(alone[user.pk]) == ["hx-round"] for user in users[1:])
+    assert all(ids(alone[user.pk]) == ["hx-progress"] for user in users[1:])
     # The round closes: every socket gets its own board and the round's regions, from the one read.
     pages = {user.pk: current(game, user) for user in users}
     play_round(game, users[1:])

@@ -13,6 +13,9 @@ from games.ranking import competition_ranks
 
 register = template.Library()
 
+# Who has moved and who is awaited are listed by name up to this many; past it, counted.
+PROGRESS_NAMES_LISTED = 12
+
 
 @register.simple_tag
 def hex_board(seat_view: Mapping, pending: Mapping | None = None, interactive: bool = False, label: str = ""):
@@ -184,12 +187,15 @@ def tile_choices(view: Mapping) -> list[dict]:
 
 def round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
     """Who has moved this round and who is awaited, among the seats still in, in seat order.
-    Only names and the ``moved`` flags: nothing of what anyone placed."""
+    Only names and the ``moved`` flags: nothing of what anyone placed. A list longer than
+    ``PROGRESS_NAMES_LISTED`` is shown as a count (every viewer gets this after every submission,
+    so a list of all the names would make a round cost the square of the seats in bytes)."""
     names = _names(seats)
     in_game = [seat_view for seat_view in view.get("seats", []) if not seat_view["out"]]
     moved = [names[s["seat"]] if s["seat"] in names else _seat_name(s["seat"]) for s in in_game if s["moved"]]
     waiting = [names[s["seat"]] if s["seat"] in names else _seat_name(s["seat"]) for s in in_game if not s["moved"]]
-    return {"moved": moved, "waiting": waiting, "in_game": len(in_game)}
+    return {"moved": moved, "waiting": waiting, "in_game": len(in_game),
+            "moved_listed": len(moved) <= PROGRESS_NAMES_LISTED, "waiting_listed": len(waiting) <= PROGRESS_NAMES_LISTED}
 
 
 @register.simple_tag
@@ -201,7 +207,7 @@ def hex_placements(pending: Mapping | None) -> str:
 
 @register.simple_tag
 def hex_round_progress(view: Mapping, seats: Iterable[Any]) -> dict:
-    """Who has moved this round (the region hx-round, drawn after every submission)."""
+    """Who has moved this round (the region hx-progress, drawn after every submission)."""
     return round_progress(view, seats)
 
 

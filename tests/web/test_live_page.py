@@ -101,6 +101,7 @@ def test_a_round_close_sends_each_their_board_the_standings_and_a_loader_for_the
         assert {"hx-play", "hx-round", "hx-progress", "hx-head", "hx-standings", "hx-diagrams", "hx-history"} <= set(sent)
         assert "Round 2 of" in sent["hx-head"]
         assert "<svg" not in sent["hx-diagrams"] and "data-live-lazy" in sent["hx-diagrams"]  # loaded when seen
+        assert "<svg" not in sent["hx-history"] and "data-live-lazy" in sent["hx-history"]  # so are the tiles so far
 
 
 def test_a_region_every_viewer_sees_alike_is_drawn_once_a_version(make_user, monkeypatch):
@@ -187,6 +188,26 @@ def test_an_older_shared_read_never_takes_a_page_back(make_user):
     assert consumers.catch_up(game.pk, bo, page)  # the page caught up by itself: version 2
     assert page.version == 2
     assert consumers.catch_up(game.pk, bo, page, announcement="slow") == []
+
+
+def test_the_tiles_drawn_so_far_load_when_seen_and_name_each_round(client, make_user):
+    users = [make_user(f"p{i}") for i in range(2)]
+    game = hextension_game(users, tiles_per_round=2)
+    drawn = []
+    for _round in range(2):
+        drawn.append(awaited_view(game)[1]["drawn"])
+        for seat, user in enumerate(users):
+            place(game, user, seat)
+    client.force_login(users[1])
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    history = page.split('id="hx-history"', 1)[1]
+    address = history.split('data-live-lazy="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    body = client.get(address)
+    assert body.status_code == 200 and body.content.decode().count("<svg") == 4
+    rows = re.findall(r'<th scope="row">(\d+)</th>(.*?)</tr>', body.content.decode(), re.S)
+    assert [number for number, _ in rows] == ["2", "1"]  # newest first
+    for (number, cells), tiles in zip(rows, drawn[::-1]):
+        assert all(f"<span>{tile}</span>" in cells for tile in tiles), number
 
 
 def test_the_diagrams_are_cacheable_by_their_address_and_etag(client, make_user):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -203,6 +204,21 @@ def hex_placements(pending: Mapping | None) -> str:
     """The viewer's own placement of the open round in words: "174 on A1, 963 on B2"."""
     # Translators: one tile's place in a list of placements, as in "174 on A1, 963 on B2".
     return ", ".join(_("%(tile)s on %(cell)s") % {"tile": tile, "cell": cell} for tile, cell in (pending or {}).items())
+
+
+@register.simple_tag
+def hex_rounds_drawn(view: Mapping) -> list[dict]:
+    """The closed rounds and their tiles (``round_history``), for the region hx-history's body."""
+    return round_history(view)
+
+
+@register.simple_tag
+def hex_cell_options(choice: Mapping) -> SafeString:
+    """The options of a tile's cell list (``tile_choices``): drawn here, as a template's loop
+    over them cost a good part of each seat's region at a round's close."""
+    selected = choice.get("selected")
+    return mark_safe("".join(
+        f'<option value="{cell}"{" selected" if cell == selected else ""}>{cell}</option>' for cell in choice["cells"]))
 
 
 @register.simple_tag

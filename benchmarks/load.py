@@ -336,9 +336,11 @@ class Player:
 class Socket:
     """One open game page: every message's arrival time and version."""
 
-    def __init__(self, http, base: str, socket_base: str, player: Player, game_id: int, stats: Stats):
+    def __init__(self, http, base: str, socket_base: str, player: Player, game_id: int, stats: Stats,
+                 stamp: str | None = None):
         self.http, self.player, self.game_id, self.stats = http, player, game_id, stats
-        self.url = socket_base + f"/ws/games/{game_id}/"
+        # As a page's socket: with the stamp of what the page shows (sent everything if it is old).
+        self.url = socket_base + f"/ws/games/{game_id}/" + (f"?stamp={stamp}" if stamp else "")
         self.origin = base
         self.arrivals: dict[int, float] = {}
         self.probes: list[float] = []  # the floor: latencies of plain 1 KiB group sends
@@ -588,6 +590,14 @@ def db_versions(game_ids: list[int]) -> dict[int, int]:
     return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
 
 
+def page_stamps(game_ids: list[int]) -> dict[int, str]:
+    """What each game's page would show if read now (``live.stamp_of``)."""
+    from games import live
+    from games.models import Game
+
+    return {game.pk: live.stamp_of(game) for game in Game.objects.filter(pk__in=game_ids)}
+
+
 def commit_times(game_ids: list[int]) -> dict[tuple[int, int], float]:
     from games.models import MoveEvent
 
@@ -614,8 +624,9 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
                     stats.error(f"start {game.pk}: HTTP {answer.status}")
         sockets: list[Socket] = []
         by_game: dict[int, list[Socket]] = defaultdict(list)
+        stamps = await asyncio.to_thread(page_stamps, sorted({game_id for game_id, _ in data["watchers"]}))
         for game_id, player in data["watchers"]:
-            sock = Socket(http, base, site.socket_base, player, game_id, stats)
+            sock = Socket(http, base, site.socket_base, player, game_id, stats, stamp=stamps.get(game_id))
             sockets.append(sock)
             by_game[game_id].append(sock)
         for i in range(0, len(sockets), 20):
@@ -624,6 +635,8 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
                 if isinstance(result, Exception):
                     stats.error(f"socket open: {type(result).__name__}: {result}")
         report["sockets"] = len(sockets)
+        await asyncio.sleep(0.5)  # the first frames: a page whose game moved on since its stamp catches up
+        report["connect_bytes"] = sum(stats.frame_bytes)
 
         # Hexland rooms run in the background while the Hextension rounds are played.
         stop_rooms = asyncio.Event()
@@ -812,7 +825,8 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     if stats.push_bytes:
         print(f"  bytes per push: median {statistics.median(stats.push_bytes) / 1024:.1f} KiB, "
               f"mean {statistics.mean(stats.push_bytes) / 1024:.1f} KiB, largest frame "
-              f"{max(stats.frame_bytes) / 1024:.1f} KiB; {sum(stats.frame_bytes) / 2**20:.1f} MiB in all frames")
+              f"{max(stats.frame_bytes) / 1024:.1f} KiB; {sum(stats.frame_bytes) / 2**20:.1f} MiB in all frames "
+              f"({report.get('connect_bytes', 0) / 2**20:.1f} MiB of them as the sockets connected)")
     for kind, sizes in sorted(report.get("push_bytes_by_kind", {}).items()):
         print(f"    {kind:10} median {statistics.median(sizes) / 1024:.1f} KiB over {len(sizes)} frames")
     dropped = sum(1 for error in stats.errors if "closed by the server" in error)

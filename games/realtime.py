@@ -29,6 +29,7 @@ def _announcer_loop() -> asyncio.AbstractEventLoop:
     global _loop, _loop_pid
     with _loop_lock:
         if _loop is None or _loop_pid != os.getpid():  # a forked worker needs its own thread
+            _presence_due.clear()  # what the parent's loop had scheduled never runs here
             _loop = asyncio.new_event_loop()
             _loop_pid = os.getpid()
             threading.Thread(target=_loop.run_forever, name="game-announcer", daemon=True).start()
@@ -68,6 +69,28 @@ def announce_chat(game_id: int, message_id: int) -> None:
     _announce(game_id, {"type": "game.chat", "message_id": message_id})
 
 
+# Arrivals and departures within this long of the first are announced together: when a hundred
+# players open a game's page, each of its sockets draws who is connected a few times, not a
+# hundred (each list naming a hundred players).
+PRESENCE_DELAY_SECONDS = 1.0
+_presence_due: set[int] = set()  # games with a presence announcement scheduled (the announcer loop's own)
+
+
 def announce_presence(game_id: int) -> None:
-    """Someone opened or closed the game's page: each socket refreshes who is connected."""
-    _announce(game_id, {"type": "game.presence", "id": _announcement_id()})
+    """Someone opened or closed the game's page: each socket refreshes who is connected, once
+    ``PRESENCE_DELAY_SECONDS`` have passed (the sockets read the counts when it arrives, so it
+    covers every arrival and departure before it)."""
+    loop = _announcer_loop()
+    loop.call_soon_threadsafe(_schedule_presence, loop, game_id)
+
+
+def _schedule_presence(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+    if game_id in _presence_due:
+        return
+    _presence_due.add(game_id)
+    loop.call_later(PRESENCE_DELAY_SECONDS, _send_presence, game_id)
+
+
+def _send_presence(game_id: int) -> None:
+    _presence_due.discard(game_id)  # a change from now on schedules an announcement of its own
+    asyncio.ensure_future(_group_send(group_name(game_id), {"type": "game.presence", "id": _announcement_id()}))

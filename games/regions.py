@@ -40,7 +40,7 @@ class Region:
     versioned: bool = True
     # For a SEAT region: which seats see it alike, as a key from a LiveView (None: each seat its
     # own). Seats with the same key share one drawing, so a change that reaches every seat at once
-    # (a Hextension round's close) draws it once per kind of seat instead of once per seat.
+    # (the close of a round every seat plays at once) draws it once per kind of seat, not per seat.
     viewers: Callable[["LiveView"], Any] | None = None
     # A region too large to push whole: the template draws a loader; this template draws its
     # content, read over HTTP when the viewer opens it (``region_body_url``), cacheable by key.

@@ -1,11 +1,13 @@
 """Live parts of a game page besides the board: who is connected, and the chat."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import live, services, state_store
+from games import live, realtime, services, state_store
 from games.services import chat
 from tests.support.factories import toy_game
 from tests.web.test_consumer import close_db_connections, communicator_for, html_of, run_scenario
@@ -54,6 +56,36 @@ def test_players_see_who_is_connected_and_chat_messages_live(make_user):
         assert "bo <span class=\"visually-hidden\">(not connected)" in gone
         for socket in (ana_socket, spectator):
             await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_arrivals_close_together_reach_the_others_as_one_list(make_user):
+    """When many players open a game's page at once, each socket gets who is connected once for
+    them all (realtime.PRESENCE_DELAY_SECONDS), not once per arrival: at a hundred seats, a
+    hundred lists of a hundred names to each of a hundred sockets."""
+    ana, bo, cy, dee = (make_user(name) for name in ("ana", "bo", "cy", "dee"))
+    game = toy_game(ana, bo, cy, dee)
+
+    async def scenario():
+        ana_socket = communicator_for(game, ana, stamp=live.stamp_of(game), socket_class=HtmlSocket)
+        assert (await ana_socket.connect())[0]
+        assert "ana <span class=\"visually-hidden\">(connected)" in await ana_socket.receive_from(timeout=5)
+        others = [communicator_for(game, user, stamp=live.stamp_of(game), socket_class=HtmlSocket)
+                  for user in (bo, cy, dee)]
+        for socket in others:  # three arrivals, a few tenths of a second apart
+            assert (await socket.connect())[0]
+            await asyncio.sleep(0.25)
+        lists = [await ana_socket.receive_from(timeout=5)]
+        while not all(f"{name} <span class=\"visually-hidden\">(connected)" in lists[-1] for name in ("bo", "cy", "dee")):
+            lists.append(await ana_socket.receive_from(timeout=5))
+        # One list (two if the machine is slow enough to spread the arrivals over the delay); a
+        # list for each arrival before.
+        assert len(lists) < 3, lists
+        assert await ana_socket.receive_nothing(timeout=2 * realtime.PRESENCE_DELAY_SECONDS)
+        for socket in (*others, ana_socket):
+            await socket.disconnect(timeout=10)
         await close_db_connections()
 
     run_scenario(scenario)

@@ -133,9 +133,23 @@ def _described(tile: str, language: str | None) -> str:
 
 @lru_cache(maxsize=4096)
 def tile_marks(tile: str) -> str:
-    """The tile's three bands and numbers, centred on (0, 0), as trusted markup."""
+    """The tile's three bands and numbers, centred on (0, 0), as trusted markup: a reference to
+    the page's sprite (``tile_sprite``), so that a board or a push names each tile in a few
+    dozen bytes instead of drawing its bands and numbers again (a 100-seat round's close sent
+    every socket some thirty tiles' drawings)."""
     if tile not in TILE_SET:
         return f'<text dy=".35em" font-size="11">{escape(tile)}</text>'
+    return f'<use class="hx-marks" href="#{_sprite_id(tile)}"/>'
+
+
+def _sprite_id(tile: str) -> str:
+    return f"hx-tile-marks-{tile}"
+
+
+@lru_cache(maxsize=64)
+def drawn_tile_marks(tile: str) -> str:
+    """The tile's bands and numbers themselves (the sprite's entries, and drawings that must
+    stand alone)."""
     values = [int(ch) for ch in tile]
     # The | band is drawn last: it is the one the eye follows down a column.
     bands = "".join(_band(*_BAND_ENDS[d], VALUE_COLOURS[values[d]]) for d in (2, 1, 0))
@@ -146,6 +160,21 @@ def tile_marks(tile: str) -> str:
         f'<g class="hx-marks"><g stroke-width="{BAND_WIDTH}">{bands}</g>'
         f'<g fill="#fff" stroke="{INK}" stroke-width=".6">{discs}</g>'
         f'<g font-size="{NUMBER_FONT}" font-weight="700">{numbers}</g></g>'
+    )
+
+
+@lru_cache(maxsize=1)
+def tile_sprite() -> SafeString:
+    """Every tile's marks, once in a page that shows tiles (outside its live regions): each
+    tile drawn elsewhere on the page uses its entry. All 27 tiles, whatever the game has drawn,
+    so the sprite says nothing of the deck. Its text and colours inherit from each drawing that
+    uses it, as the marks drawn in place did."""
+    entries = "".join(
+        drawn_tile_marks(tile).replace('<g class="hx-marks">', f'<g id="{_sprite_id(tile)}">', 1)
+        for tile in sorted(TILE_SET))
+    return mark_safe(
+        '<svg class="hx-sprite" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false" '
+        f'width="0" height="0"><defs>{entries}</defs></svg>'
     )
 
 
@@ -351,9 +380,9 @@ def legend_items() -> list[tuple[SafeString, str]]:
         f'<text dy=".35em" font-size="28" font-weight="700">8</text>'
     )
     return [
-        (mark_safe(_swatch(_hex(CELL_FILL["placed"]) + tile_marks("174"))),
+        (mark_safe(_swatch(_hex(CELL_FILL["placed"]) + drawn_tile_marks("174"))),
          _("A grey cell holds a tile: its three coloured lines and values (| / \\).")),
-        (mark_safe(_swatch(_hex(CELL_FILL["latest"]) + tile_marks("963"))),
+        (mark_safe(_swatch(_hex(CELL_FILL["latest"]) + drawn_tile_marks("963"))),
          _("A darker cell holds a tile placed in the latest round.")),
         (mark_safe(_swatch(open_mark)),
          _("A number beyond a line's end: the value that line can still score (value × its length).")),

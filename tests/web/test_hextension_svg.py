@@ -10,7 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games.hextension.svg import DEAD_FILL, board_svg, diagram_svg, tile_svg
+from games.hextension.svg import DEAD_FILL, board_svg, diagram_svg, tile_sprite, tile_svg
 from games.hextension import engine
 from games.hextension.engine.board import CELLS, LINES
 from games.hextension.templatetags.hextension_boards import player_rows, round_history, tile_choices
@@ -29,8 +29,32 @@ def cell_groups(root: ET.Element) -> dict[str, ET.Element]:
     return dict(zip(CELLS, groups))
 
 
+def sprite_entries() -> dict[str, ET.Element]:
+    """The page's sprite of tile marks (``tile_sprite``), by id."""
+    return {g.get("id"): g for g in parse(tile_sprite()).iter(f"{SVG}g") if g.get("id")}
+
+
 def texts(element: ET.Element) -> list[str]:
-    return [t.text for t in element.iter(f"{SVG}text")]
+    """The text drawn in ``element``, in order, a tile's marks read from the sprite it uses
+    (as a browser draws them)."""
+    entries = sprite_entries()
+    found = []
+    for node in element.iter():
+        if node.tag == f"{SVG}text":
+            found.append(node.text)
+        elif node.tag == f"{SVG}use":
+            found += texts(entries[node.get("href").removeprefix("#")])
+    return found
+
+
+def test_the_sprite_holds_every_tile_once_and_each_drawing_uses_an_entry_of_it():
+    entries = sprite_entries()
+    assert len(entries) == len(engine.TILES) == 27
+    for tile in engine.TILES:
+        root = parse(tile_svg(tile, 48))
+        (use,) = root.iter(f"{SVG}use")
+        assert use.get("href").removeprefix("#") in entries
+        assert texts(root) == list(tile)  # its three numbers, | / \ in order
 
 
 def play(state, seat_cells: dict[int, list[str]], rounds: int):

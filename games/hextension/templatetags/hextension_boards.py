@@ -44,6 +44,12 @@ def hex_tile(tile: str, size: int = 64):
 
 
 @register.simple_tag
+def hex_tile_sprite():
+    """Every tile's marks, once per page, outside the live regions (``svg.tile_sprite``)."""
+    return svg.tile_sprite()
+
+
+@register.simple_tag
 def hex_diagram_cards(players: Iterable[Mapping], over: bool = False):
     """Every seat's diagram card, each drawn once per content (``fragments``)."""
     return fragments.diagram_cards(players, bool(over))

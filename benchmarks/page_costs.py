@@ -6,7 +6,8 @@ rooms, a league of 30), each read 30 times by players through Django's test clie
 warm-up read: CPU ms per page (median, max), wall ms, queries. A page that costs C ms of CPU
 caps one process at 1000/C pages a second, before Daphne's own share.
 Real PostgreSQL and Redis (run through `make bench` or hexsite.localservices). ``--profile``: the
-reads under cProfile, then the functions by own and by inclusive time.
+reads under cProfile, then the functions by own and by inclusive time. ``--only TEXT``: only the
+pages whose name holds TEXT (``--only lobby``, ``--only move``).
 """
 from __future__ import annotations
 
@@ -73,7 +74,10 @@ def main() -> None:
         for user in users[:9]:
             client = Client()
             client.force_login(user)
+            client.get("/games/hextension/")  # a client loads its middleware (WhiteNoise's file list) on its first request
             clients.append(client)
+        only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
+        pages = [(name, path) for name, path in pages if only in name]
         profiler = cProfile.Profile() if "--profile" in sys.argv else None
         print(f"{'page':26} {'CPU ms p50':>10} {'max':>7} {'wall ms p50':>11} {'queries':>8} {'KiB':>6}")
         for name, path in pages:
@@ -93,9 +97,11 @@ def main() -> None:
                 assert answer.status_code == 200, (path, answer.status_code)
             print(f"{name:26} {statistics.median(cpu):10.1f} {max(cpu):7.1f} {statistics.median(wall):11.1f} "
                   f"{len(queries):8d} {len(answer.content) / 1024:6.1f}")
-        _moves(games, users, profiler)
+        if only in "move (htmx answer)":
+            _moves(games, users, profiler)
         if profiler:  # every page read together: where the CPU goes (the timings above include the profiler)
             stats = pstats.Stats(profiler)
+            stats.dump_stats("/tmp/pc.prof")
             stats.sort_stats("tottime").print_stats(25)
             stats.sort_stats("cumulative").print_stats(45)
             stats.sort_stats("cumulative").print_stats(r"/(games|accounts|hexsite|moderation|templatetags)/", 60)

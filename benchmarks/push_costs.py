@@ -134,7 +134,25 @@ def pushes(seats: int, users, rng: random.Random) -> int:
     pages = current_pages(game.pk, users)
     submit(game.pk, users, seats - 1, rng)
     print(f"  the round's close (a new round), {summary(push_round(game.pk, users, pages))}")
+    print(f"      seat 1's frames by region: {regions_sent(game.pk, users[1], pages[users[1].pk])}")
     return game.pk
+
+
+def regions_sent(game_id: int, user, page) -> str:
+    """What one socket's push is made of: each region's id and size (KiB), the largest first."""
+    import copy
+    import json
+
+    from games.consumers import catch_up
+
+    sizes = {}
+    for frame in catch_up(game_id, user, copy.deepcopy(page)):
+        message = json.loads(frame)
+        for region in message.get("regions", []):
+            sizes[region["id"]] = len(json.dumps(region).encode()) / 1024
+        for region_id in message.get("ids", []):  # too large for a frame: read over HTTP
+            sizes[region_id] = 0.0
+    return ", ".join(f"{name} {size:.1f}" for name, size in sorted(sizes.items(), key=lambda item: -item[1]))
 
 
 HEXLAND_SPECTATORS = 10

@@ -12,6 +12,7 @@ import threading
 import uuid
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 SEND_ATTEMPTS = 2
@@ -29,7 +30,11 @@ def _announcer_loop() -> asyncio.AbstractEventLoop:
     global _loop, _loop_pid
     with _loop_lock:
         if _loop is None or _loop_pid != os.getpid():  # a forked worker needs its own thread
-            _presence_due.clear()  # what the parent's loop had scheduled never runs here
+            # What the parent's loop had scheduled never runs here.
+            _presence_due.clear()
+            _version_due.clear()
+            _version_sent.clear()
+            _sending.clear()
             _loop = asyncio.new_event_loop()
             _loop_pid = os.getpid()
             threading.Thread(target=_loop.run_forever, name="game-announcer", daemon=True).start()
@@ -60,8 +65,54 @@ def _announcement_id() -> str:
     return uuid.uuid4().hex
 
 
+# A process announces one game's versions at most once in this long. A version committed sooner
+# after the last announcement goes out when the interval ends, together with any later one (an
+# announcement is only a hint to read the game again). A version after a quiet spell goes at once.
+# In a 100-seat Hextension round, where the seats submit within seconds, every submission was an
+# announcement that each of the 100 sockets answered with a read and a drawing; now a socket
+# answers a few a second, whatever the number of seats.
+VERSION_INTERVAL_SECONDS = getattr(settings, "LIVE_VERSION_INTERVAL_SECONDS", 0.2)
+_version_sent: dict[int, float] = {}  # game → when (the loop's clock) its last version went out
+_version_due: dict[int, int] = {}  # game → the latest version waiting for its interval to end
+
+
 def announce_version(game_id: int, version: int) -> None:
-    _announce(game_id, {"type": "game.version", "version": version, "id": _announcement_id()})
+    loop = _announcer_loop()
+    loop.call_soon_threadsafe(_schedule_version, loop, game_id, version)
+
+
+def _schedule_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int) -> None:
+    if game_id in _version_due:  # already waiting: it will say this version, or a later one
+        _version_due[game_id] = max(_version_due[game_id], version)
+        return
+    wait = _version_sent.get(game_id, float("-inf")) + VERSION_INTERVAL_SECONDS - loop.time()
+    if wait <= 0:
+        _send_version(loop, game_id, version)
+    else:
+        _version_due[game_id] = version
+        loop.call_later(wait, _send_due_version, loop, game_id)
+
+
+def _send_due_version(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+    _send_version(loop, game_id, _version_due.pop(game_id))
+
+
+def _send_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int) -> None:
+    now = loop.time()
+    _version_sent[game_id] = now
+    if len(_version_sent) > 1024:  # forget games whose interval is over: they would go at once anyway
+        for quiet in [g for g, sent in _version_sent.items() if now - sent >= VERSION_INTERVAL_SECONDS]:
+            del _version_sent[quiet]
+    _send_soon(loop, game_id, {"type": "game.version", "version": version, "id": _announcement_id()})
+
+
+_sending: set[asyncio.Task] = set()  # the loop keeps only weak references to its tasks
+
+
+def _send_soon(loop: asyncio.AbstractEventLoop, game_id: int, message: dict) -> None:
+    task = loop.create_task(_group_send(group_name(game_id), message))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
 
 
 def announce_chat(game_id: int, message_id: int) -> None:
@@ -88,9 +139,9 @@ def _schedule_presence(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
     if game_id in _presence_due:
         return
     _presence_due.add(game_id)
-    loop.call_later(PRESENCE_DELAY_SECONDS, _send_presence, game_id)
+    loop.call_later(PRESENCE_DELAY_SECONDS, _send_presence, loop, game_id)
 
 
-def _send_presence(game_id: int) -> None:
+def _send_presence(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
     _presence_due.discard(game_id)  # a change from now on schedules an announcement of its own
-    asyncio.ensure_future(_group_send(group_name(game_id), {"type": "game.presence", "id": _announcement_id()}))
+    _send_soon(loop, game_id, {"type": "game.presence", "id": _announcement_id()})

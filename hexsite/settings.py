@@ -199,6 +199,9 @@ DATABASE_POOL_MAX = int(os.environ.get("DATABASE_POOL_MAX", "10"))
 # Threads on which a process's game sockets read and draw (games/consumers.py); each holds a pooled
 # connection while it works, so keep it well under DATABASE_POOL_MAX.
 LIVE_SOCKET_THREADS = int(os.environ.get("LIVE_SOCKET_THREADS", "4"))
+# A process announces one game's new versions at most once in this many seconds (games/realtime.py);
+# 0 announces every version at once.
+LIVE_VERSION_INTERVAL_SECONDS = float(os.environ.get("LIVE_VERSION_INTERVAL_SECONDS", "0.2"))
 DATABASES = {
     "default": dj_database_url.parse(
         env_required("DATABASE_URL"),

@@ -312,3 +312,33 @@ def test_a_socket_skips_the_announcements_its_page_has_overtaken(make_user, monk
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_burst_of_versions_is_announced_as_the_first_and_then_the_latest(monkeypatch):
+    """A process announces a game's versions at most once per interval: the first at once, the
+    ones committed during the interval as one announcement of the latest when it ends (a 100-seat
+    round's submissions were each answered by all 100 sockets). A version after a quiet spell is
+    announced by itself."""
+    from channels.layers import get_channel_layer
+
+    from games import realtime
+
+    monkeypatch.setattr(realtime, "VERSION_INTERVAL_SECONDS", 1.0)  # wide: a slow machine stays inside it
+    game_id = 9_900_000 + threading.get_ident() % 1000  # no game: only the group's messages matter
+
+    async def scenario():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(realtime.group_name(game_id), channel)
+        for version in range(1, 6):
+            realtime.announce_version(game_id, version)
+        announced = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+        assert [message["version"] for message in announced] == [1, 5]
+        assert announced[0]["id"] != announced[1]["id"]  # two reads: the second must not reuse the first's
+        await asyncio.sleep(1.2)
+        realtime.announce_version(game_id, 6)
+        # The next message is 6: nothing else was announced in between.
+        assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 6
+        await layer.group_discard(realtime.group_name(game_id), channel)
+
+    run_scenario(scenario)

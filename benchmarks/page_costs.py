@@ -101,7 +101,6 @@ def main() -> None:
             _moves(games, users, profiler)
         if profiler:  # every page read together: where the CPU goes (the timings above include the profiler)
             stats = pstats.Stats(profiler)
-            stats.dump_stats("/tmp/pc.prof")
             stats.sort_stats("tottime").print_stats(25)
             stats.sort_stats("cumulative").print_stats(45)
             stats.sort_stats("cumulative").print_stats(r"/(games|accounts|hexsite|moderation|templatetags)/", 60)

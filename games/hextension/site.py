@@ -25,7 +25,8 @@ def _round(live) -> int:
 
 # The page (board.html places them). A submission changes only "who has moved" for the others;
 # a round's close changes the rest; the diagrams of every board and the table of the tiles drawn
-# so far load when scrolled into view.
+# so far load when scrolled into view, the standings of a large game past their first rows when
+# opened.
 REGIONS = (
     Region("hx-head", "hextension/regions/head.html", PUBLIC, depends=_round),
     Region("hx-play", "hextension/regions/play.html", SEAT, depends=_own_part),
@@ -33,7 +34,8 @@ REGIONS = (
     Region("hx-progress", "hextension/regions/progress.html", PUBLIC),
     Region("hx-diagrams", "hextension/regions/diagrams.html", PUBLIC, depends=_round,
            body_template="hextension/regions/diagrams_body.html"),
-    Region("hx-standings", "hextension/regions/standings.html", PUBLIC, depends=_round),
+    Region("hx-standings", "hextension/regions/standings.html", PUBLIC, depends=_round,
+           body_template="hextension/regions/standings_body.html"),
     Region("hx-history", "hextension/regions/history.html", PUBLIC, depends=_round,
            body_template="hextension/regions/history_body.html"),
 )

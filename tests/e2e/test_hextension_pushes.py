@@ -168,3 +168,31 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
     page.get_by_role("heading", name="Round 2 of 10").wait_for()
     assert page.title().startswith(MARK)
     assert page.evaluate("() => window.notes") == [f"Your move: Hextension #{game.pk}"]
+
+
+def test_a_large_tables_whole_standings_load_when_opened_and_stay_open_over_a_close(asgi_live_server, browser, make_user):
+    """Past ten players a round's close pushes the standings' first rows; "All N players" loads
+    the whole table, and the next close keeps it open with that round's table in it."""
+    from tests.support.factories import hextension_place
+
+    users = [make_user(f"p{i:02}") for i in range(12)]
+    game = services.create_game(kind="hextension", config={"players": 12, "tiles_per_round": 1},
+                                players=users, turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    for seat, user in enumerate(users):
+        hextension_place(game, user, seat)
+    page = open_game(browser, asgi_live_server, users[0], game)
+    standings = page.locator("#hx-standings")
+    assert standings.locator("tr[data-seat]").count() == 10
+    assert "Your rank:" in page.locator("#hx-play figcaption").inner_text()
+    standings.get_by_text("All 12 players").click()
+    whole = standings.locator(".hx-standings-body tr[data-seat]")
+    whole.nth(11).wait_for()
+    assert whole.count() == 12 and standings.locator(".hx-standings-body tr.is-viewer").count() == 1
+
+    for seat, user in enumerate(users):  # round 2 closes while the table is open
+        hextension_place(game, user, seat)
+    page.get_by_role("heading", name="Round 3 of 19").wait_for()
+    assert standings.locator("details.hx-standings-all").get_attribute("open") is not None
+    whole.nth(11).wait_for()
+    assert whole.count() == 12

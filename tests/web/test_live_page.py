@@ -90,6 +90,38 @@ def test_at_a_large_table_who_has_moved_is_counted_past_a_dozen_names(make_user)
     assert f"Waiting for: {waiting}." in progress
 
 
+def test_at_a_large_table_a_close_pushes_the_first_standings_and_each_seat_its_rank(make_user):
+    """A round's close pushes the standings to every socket: their first rows only past ten
+    players, the whole table when the viewer opens it, and each seat's own board its rank."""
+    users = [make_user(f"player{i:02}") for i in range(14)]
+    game = hextension_game(users)
+    pages = {user.pk: current_page(game, user) for user in users}
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    game.refresh_from_db()
+    full = Client()
+    full.force_login(users[0])
+    region = live.region_by_id(game, "hx-standings")
+    table = full.get(live.body_url(game, region, live.LiveView(game, users[0]).key(region))).content.decode()
+    ranked = re.findall(r'<tr data-seat="(\d+)"[^>]*>\s*<td>(\d+)</td>', table)
+    assert len(ranked) == 14  # the whole table, over HTTP
+    rank_of = {int(seat): int(rank) for seat, rank in ranked}
+    for seat, user in enumerate(users):
+        sent = regions_in(consumers.catch_up(game.pk, user, pages[user.pk]))
+        assert len(re.findall(r"<tr data-seat=", sent["hx-standings"])) == 10
+        assert "All 14 players" in sent["hx-standings"] and "data-live-lazy" in sent["hx-standings"]
+        assert f"Your rank: {rank_of[seat]} of 14." in sent["hx-play"]
+    # A table of ten or fewer is pushed whole, and the board names no rank.
+    small = [make_user(f"small{i}") for i in range(10)]
+    game = hextension_game(small)
+    pages = {user.pk: current_page(game, user) for user in small}
+    for seat, user in enumerate(small):
+        place(game, user, seat)
+    sent = regions_in(consumers.catch_up(game.pk, small[0], pages[small[0].pk]))
+    assert len(re.findall(r"<tr data-seat=", sent["hx-standings"])) == 10 and "data-live-lazy" not in sent["hx-standings"]
+    assert "Your rank" not in sent["hx-play"]
+
+
 def test_a_round_close_sends_each_their_board_the_standings_and_a_loader_for_the_diagrams(make_user):
     users = [make_user(f"p{i}") for i in range(3)]
     game = hextension_game(users)

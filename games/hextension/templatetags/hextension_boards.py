@@ -16,6 +16,10 @@ register = template.Library()
 
 # Who has moved and who is awaited are listed by name up to this many; past it, counted.
 PROGRESS_NAMES_LISTED = 12
+# The standings a round's close pushes to every socket hold the first rows only; past them the
+# whole table loads when the viewer opens it, and each seat's own board says its rank. (Every
+# row to every socket made a 100-seat round's close cost the square of the seats in bytes.)
+STANDINGS_ROWS_PUSHED = 10
 
 
 @register.simple_tag
@@ -114,6 +118,19 @@ def _ranks(players: list[dict], over: bool) -> None:
     """Rank sorted rows in place: equal keys share a rank."""
     for row, rank in zip(players, competition_ranks([_rank_key(row, over) for row in players])):
         row["rank"] = rank
+
+
+def _rank_of(view: Mapping, seat: int) -> int:
+    """The rank ``player_rows`` gives ``seat``, without making every row: one more than the seats
+    ranked strictly before it (equal keys share a rank)."""
+    over = bool(view.get("over"))
+
+    def key(seat_view: Mapping) -> tuple:
+        return _rank_key({"out": seat_view["out"], "score": seat_view["score"],
+                          "potential": seat_view.get("potential", seat_view["score"])}, over)
+
+    own = key(view["seats"][seat])
+    return 1 + sum(1 for seat_view in view["seats"] if key(seat_view) < own)
 
 
 def _analysis_value(analysis: Mapping | None, key: str, seat: int) -> int | None:
@@ -241,6 +258,8 @@ def hex_own_page(view: Mapping) -> dict:
     own = view["seats"][seat] if seat is not None else None
     me = own and {"view": own, "score": own["score"], "potential": own.get("potential", own["score"]),
                   "out": own["out"]}
+    if me and len(view["seats"]) > STANDINGS_ROWS_PUSHED:  # its row may be past the standings' first rows
+        me.update(rank=_rank_of(view, seat), ranked=len(view["seats"]))
     return {
         "me": me,
         "can_place": bool(me and not me["out"] and not view.get("over")),
@@ -256,6 +275,7 @@ def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = Non
     me = next((row for row in players if row["is_you"]), None)
     return {
         "players": players,
+        "standings_first": players[:STANDINGS_ROWS_PUSHED],  # the rows the standings region pushes
         "me": me,
         "can_place": bool(me and not me["out"] and not view.get("over")),
         "submitted": view.get("pending") is not None,

@@ -331,6 +331,7 @@ class Player:
         self.user = user
         self.csrf = secrets.token_hex(16)
         self.headers = {"Cookie": f"{session_cookie}; csrftoken={self.csrf}"}
+        self.sockets: dict[int, Socket] = {}  # game → the socket of this player's page of it
 
 
 class Socket:
@@ -339,8 +340,11 @@ class Socket:
     def __init__(self, http, base: str, socket_base: str, player: Player, game_id: int, stats: Stats,
                  stamp: str | None = None):
         self.http, self.player, self.game_id, self.stats = http, player, game_id, stats
-        # As a page's socket: with the stamp of what the page shows (sent everything if it is old).
-        self.url = socket_base + f"/ws/games/{game_id}/" + (f"?stamp={stamp}" if stamp else "")
+        # As a page's socket: with the stamp of what the page shows (sent everything if it is old)
+        # and the page's name, which the page's moves send too (their answers are not pushed again).
+        self.name = f"load-{player.user.pk}-{game_id}"
+        player.sockets[game_id] = self
+        self.url = socket_base + f"/ws/games/{game_id}/?page={self.name}" + (f"&stamp={stamp}" if stamp else "")
         self.origin = base
         self.arrivals: dict[int, float] = {}
         self.probes: list[float] = []  # the floor: latencies of plain 1 KiB group sends
@@ -383,12 +387,16 @@ class Socket:
                     self.stats.push_bytes.append(len(data))
                     self.stats.push_bytes_by_game[self.game_id].append(len(data))
                     self.arrivals.setdefault(version, now)
-                    self.last_version = version
-                    self.changed.set()
+                    self.shows(version)
         except Exception as error:
             self.stats.error(f"socket {self.game_id}: {type(error).__name__}: {error}")
         if not self.closing:
             self.stats.error(f"socket of game {self.game_id} closed by the server")
+
+    def shows(self, version: int) -> None:
+        """The page shows ``version``: pushed, or the answer to its own move."""
+        self.last_version = max(version, self.last_version if self.last_version is not None else version)
+        self.changed.set()
 
     async def wait_version(self, version: int, seconds: float) -> bool:
         end = time.monotonic() + seconds
@@ -410,12 +418,17 @@ class Socket:
 async def post_move(http, base: str, player: Player, game_id: int, move: dict, version: int, stats: Stats,
                     game_kind: str) -> int:
     start = time.perf_counter()
+    page = player.sockets.get(game_id)
+    named = {"X-Live-Page": page.name} if page else {}
     try:
         async with http.post(f"{base}/games/{game_id}/move/",
                              data={"move": json.dumps(move), "version": str(version)},
-                             headers={**player.headers, "X-CSRFToken": player.csrf, "HX-Request": "true"}) as answer:
-            await answer.read()
+                             headers={**player.headers, "X-CSRFToken": player.csrf, "HX-Request": "true",
+                                      **named}) as answer:
+            body = await answer.read()
             status = answer.status
+        if status == 200 and page:  # the page applies its answer, as live.js does
+            page.shows(int(json.loads(body)["stamp"].split(".")[0]))
     except Exception as error:
         stats.error(f"move {game_id}: {type(error).__name__}: {error}")
         return 0

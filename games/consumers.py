@@ -8,10 +8,13 @@ The wire (JSON text frames; docs/architecture.md, "The live page"):
   ``{"type": "fetch", "stamp", "ids"}``: regions too large for a frame, to read over HTTP;
   ``{"type": "pong"}``: the answer to a heartbeat.
 - client → server ``{"type": "ping"}`` (the heartbeat; never a database read) and
-  ``{"type": "sync", "stamp": "V.R"}`` (what the page shows; read only if it is behind).
+  ``{"type": "sync", "stamp": "V.R"}`` (what the page shows; read only if it is behind; an
+  empty stamp asks for every region, as a page does when the answer to its own move is lost).
 
-A socket connects with the stamp of the page it serves (``?stamp=V.R``) and is sent everything
-at once if the game moved on since. Announcements carry only a version: a hint to look again.
+A socket connects with the stamp of the page it serves (``?stamp=V.R``) and the page's name
+(``?page=``), and is sent everything at once if the game moved on since. Announcements carry a
+version, a hint to look again, and the pages whose own move was answered over HTTP at it
+(``realtime.answered_over_http``): those pages' sockets do not send that version again.
 """
 from __future__ import annotations
 
@@ -112,7 +115,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.language = language_of_socket(self.scope)  # as the page's: the same drawings
-        self.page = Page()
+        self.page = Page(name=live.page_id(self._query("page")))
         self.chat_digest = ""
         self.presence_digest = ""
         self.frames: list[float] = []
@@ -164,9 +167,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             # This page already shows a later version, read after this change's commit: a socket
             # that fell behind skips the announcements it has overtaken, at no cost.
             return
+        answered = event.get("answered")
+        answered = answered.get(self.page.name) if self.page.name and isinstance(answered, dict) else None
         # Taken as the announcement is handled, before the read waits for a thread: any read of
         # the game that starts later includes the change announced (see shared_snapshot).
-        await self._send(await self._catch_up(event.get("id"), received=time.monotonic()))
+        await self._send(await self._catch_up(event.get("id"), received=time.monotonic(),
+                                              answered=answered if isinstance(answered, int) else None))
 
     async def game_chat(self, event):
         await self._send(await self._chat())
@@ -183,8 +189,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @in_live_threads
     def _catch_up(self, announcement: str | None, page_stamp: str | None = None,
-                  received: float | None = None) -> list[str]:
-        return catch_up(self.game_id, self.user, self.page, announcement, page_stamp, received)
+                  received: float | None = None, answered: int | None = None) -> list[str]:
+        return catch_up(self.game_id, self.user, self.page, announcement, page_stamp, received, answered)
 
     @in_live_threads
     def _chat(self) -> list[str]:
@@ -244,32 +250,46 @@ class GameConsumer(AsyncWebsocketConsumer):
 @dataclass
 class Page:
     """What one socket's page shows: the keys of its regions (None: not known yet), the version
-    and stamp they were drawn at."""
+    and stamp they were drawn at; the name the page gives itself (``live.page_id``)."""
 
     keys: dict[str, tuple] | None = None
     version: int = -1
     stamp: str = ""
     several_seats: bool = False
+    name: str | None = None
 
 
 def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
-             page_stamp: str | None = None, received: float | None = None) -> list[str]:
+             page_stamp: str | None = None, received: float | None = None,
+             answered: int | None = None) -> list[str]:
     """The frames that bring ``page`` to the game's current version (and ``page`` then shows
     it). ``announcement``: the id of the announcement being answered, whose read the sockets of
     this process share, and when it was ``received`` (``time.monotonic()``); ``page_stamp``:
-    what a page that just connected says it shows."""
+    what a page that just connected says it shows; ``answered``: the version at which this
+    page's own request was answered with every region (``realtime.answered_over_http``)."""
     snapshot = shared_snapshot(game_id, announcement, received) if announcement else selectors.game_snapshot(game_id)
     game = selectors.watched_in(snapshot, user)
     if game is None or game.version < page.version:
         return []  # gone, or a shared read older than what this page caught up to by itself
     view = live.LiveView(game, user)
-    if page.keys is None and page_stamp == live.stamp_of(game):
+    stamp = live.stamp_of(game)
+    if page.keys is None and page_stamp == stamp:
         update = live.Update(page_stamp, [], live.current_keys(view))  # current: nothing to draw
+    elif page.keys is not None and answered == game.version and _revision(page.stamp) == game.revision:
+        # The page's own move was answered with every region at this version, and nothing but
+        # moves changed since this socket's last frame: sending them again would only repeat it.
+        # (A page that misses that answer asks for everything: live.js, "sync".)
+        update = live.Update(stamp, [], live.current_keys(view))
     else:
         update = live.changed_regions(view, page.keys)
     page.keys, page.version, page.stamp = update.keys, game.version, update.stamp
     page.several_seats = len(game.seats.all()) > 1
     return live.frames(update.stamp, update.regions) if update.regions else []
+
+
+def _revision(stamp: str) -> int | None:
+    _version, _dot, revision = stamp.partition(".")
+    return int(revision) if revision.isdigit() else None
 
 
 # Every socket of a game in this process receives each announcement; one read of the game (with

@@ -93,6 +93,15 @@ def region_named(region_id: str) -> Region | None:
     return next((r for r in everyone if r.id == region_id), None)
 
 
+_PAGE_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def page_id(value: str | None) -> str | None:
+    """The name a live page gives itself (live.js: its socket's ``?page=`` and its requests'
+    ``X-Live-Page`` header), or None when it is not one."""
+    return value if isinstance(value, str) and _PAGE_ID.fullmatch(value) else None
+
+
 def stamp_of(game: Game) -> str:
     """What the client orders regions by: the version, then the revision (seats, settings)."""
     return f"{game.version}.{game.revision}"

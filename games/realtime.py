@@ -10,6 +10,8 @@ import logging
 import os
 import threading
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -73,37 +75,59 @@ def _announcement_id() -> str:
 # answers a few a second, whatever the number of seats.
 VERSION_INTERVAL_SECONDS = getattr(settings, "LIVE_VERSION_INTERVAL_SECONDS", 0.2)
 _version_sent: dict[int, float] = {}  # game → when (the loop's clock) its last version went out
-_version_due: dict[int, int] = {}  # game → the latest version waiting for its interval to end
+# game → the latest version waiting for its interval to end, and the pages answered meanwhile
+_version_due: dict[int, tuple[int, dict[str, int]]] = {}
+
+
+_answering: ContextVar[str | None] = ContextVar("answering_page", default=None)
+
+
+@contextmanager
+def answered_over_http(page: str | None):
+    """Within this block, the versions a write announces are also answered over HTTP to the live
+    page named ``page`` (the htmx request that made the write gets every region at its version):
+    the announcement says so, and that page's socket need not send them again
+    (``games.consumers.catch_up``)."""
+    token = _answering.set(page)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
 
 
 def announce_version(game_id: int, version: int) -> None:
     loop = _announcer_loop()
-    loop.call_soon_threadsafe(_schedule_version, loop, game_id, version)
+    loop.call_soon_threadsafe(_schedule_version, loop, game_id, version, _answering.get())
 
 
-def _schedule_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int) -> None:
+def _schedule_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int, page: str | None) -> None:
+    answered = {page: version} if page else {}
     if game_id in _version_due:  # already waiting: it will say this version, or a later one
-        _version_due[game_id] = max(_version_due[game_id], version)
+        due_version, due_answered = _version_due[game_id]
+        _version_due[game_id] = (max(due_version, version), {**due_answered, **answered})
         return
     wait = _version_sent.get(game_id, float("-inf")) + VERSION_INTERVAL_SECONDS - loop.time()
     if wait <= 0:
-        _send_version(loop, game_id, version)
+        _send_version(loop, game_id, version, answered)
     else:
-        _version_due[game_id] = version
+        _version_due[game_id] = (version, answered)
         loop.call_later(wait, _send_due_version, loop, game_id)
 
 
 def _send_due_version(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
-    _send_version(loop, game_id, _version_due.pop(game_id))
+    _send_version(loop, game_id, *_version_due.pop(game_id))
 
 
-def _send_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int) -> None:
+def _send_version(loop: asyncio.AbstractEventLoop, game_id: int, version: int, answered: dict[str, int]) -> None:
     now = loop.time()
     _version_sent[game_id] = now
     if len(_version_sent) > 1024:  # forget games whose interval is over: they would go at once anyway
         for quiet in [g for g, sent in _version_sent.items() if now - sent >= VERSION_INTERVAL_SECONDS]:
             del _version_sent[quiet]
-    _send_soon(loop, game_id, {"type": "game.version", "version": version, "id": _announcement_id()})
+    message = {"type": "game.version", "version": version, "id": _announcement_id()}
+    if answered:
+        message["answered"] = answered  # live page → the version its own request was answered at
+    _send_soon(loop, game_id, message)
 
 
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to its tasks

@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import live, move_input, ratelimit, selectors, services
+from games import live, move_input, ratelimit, realtime, selectors, services
 from games.errors import BadMove, GameError, GameNotFound, NotYourSeat, RateLimited
 from games.models import Game
 from games.sites import get_site
@@ -119,12 +119,15 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_for_viewer(game_id, request.user)
         ratelimit.check_move(request.user, game.pk)  # every attempt counts, refused ones too
-        applied = services.submit_move(
-            game_id=game.pk,
-            user=request.user,
-            move=move_input.read_move(get_site(game.kind), request.POST),  # checked by schema
-            expected_version=move_input.parse_version(request.POST),
-        )
+        # An htmx move is answered with every region at its version: the page's socket need not send them.
+        answered = live.page_id(request.headers.get("X-Live-Page")) if request.htmx else None
+        with realtime.answered_over_http(answered):
+            applied = services.submit_move(
+                game_id=game.pk,
+                user=request.user,
+                move=move_input.read_move(get_site(game.kind), request.POST),  # checked by schema
+                expected_version=move_input.parse_version(request.POST),
+            )
     except GameError as error:
         return error_response(request, error, game_id)
     return game_board_response(request, game_id, _("Your move has been played."),

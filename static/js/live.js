@@ -21,7 +21,12 @@
   };
 
   var HEARTBEAT_MS = 4000, DEAD_AFTER_MS = 10000, MAX_BACKOFF_MS = 30000;
-  var root = null, shown = {}, socket = null, attempts = 0, lastHeard = 0, retryTimer = null;
+  var root = null, shown = {}, socket = null, attempts = 0, lastHeard = 0, retryTimer = null, loadedStamp = "0.0";
+  // The page's name: its socket says it (?page=) and so do its requests (X-Live-Page), so that
+  // the answer to its own move is not sent again over its socket (games/consumers.py).
+  var pageId = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(12)), function (b) {
+    return ("0" + b.toString(16)).slice(-2);
+  }).join("");
 
   // --- stamps ------------------------------------------------------------------------------
   function parts(stamp) { return String(stamp || "0.0").split(".").map(Number); }
@@ -73,7 +78,8 @@
   function applyRegion(region, stamp) {
     var element = document.getElementById(region.id);
     if (!element) return null;
-    var was = shown[region.id] || {stamp: pageStamp(), digest: null};
+    // A region not changed since the page loaded shows the page's first stamp, whatever others show.
+    var was = shown[region.id] || {stamp: loadedStamp, digest: null};
     if (stamp !== null && stamp !== undefined) {
       var order = compare(stamp, was.stamp);
       if (order < 0 || (order === 0 && was.digest === region.digest)) return null;
@@ -122,6 +128,22 @@
   }
 
   // --- answers to the page's own requests (htmx, hx-swap="none") --------------------------
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (root && elt && root.contains(elt)) event.detail.headers["X-Live-Page"] = pageId;
+  });
+  // An answer that never came may have been a move that was played: its socket, told that the
+  // answer carried it, sent nothing. Ask the socket for every region.
+  function answerLost(event) {
+    var elt = event.detail.elt;
+    if (!root || !elt || !root.contains(elt)) return;
+    var xhr = event.detail.xhr;
+    if (event.type === "htmx:responseError" && xhr && xhr.status < 500) return;  // refused: nothing played
+    if (socket && socket.readyState === 1) socket.send('{"type":"sync","stamp":""}');
+  }
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, answerLost);
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!xhr || !root) return;
@@ -176,7 +198,8 @@
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     // Sockets may have processes of their own on another port of this host (hexsite/serve.py).
     var host = root.dataset.socketPort ? location.hostname + ":" + root.dataset.socketPort : location.host;
-    var ws = new WebSocket(scheme + host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()));
+    var ws = new WebSocket(scheme + host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()) +
+                           "&page=" + pageId);
     socket = ws;
     ws.onopen = function () {
       attempts = 0;
@@ -348,6 +371,7 @@
     root = document.getElementById("live-game");
     tick();
     if (!root) return;
+    loadedStamp = pageStamp();
     afterChange();
     if (root.dataset.socket && "WebSocket" in window) connect();
   }

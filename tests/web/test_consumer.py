@@ -342,3 +342,49 @@ def test_a_burst_of_versions_is_announced_as_the_first_and_then_the_latest(monke
         await layer.group_discard(realtime.group_name(game_id), channel)
 
     run_scenario(scenario)
+
+
+def test_a_move_answered_over_http_is_not_sent_again_to_the_pages_own_socket(make_user):
+    """The answer to a page's own htmx move carries every region at its version; the page's socket
+    (named by the same page id) then sends nothing for it, while another tab of the same player
+    and the other players get their frames. A page whose answer was lost asks for everything."""
+    from django.test import Client
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    stamp = live.stamp_of(game)
+
+    def named(user, name):
+        socket = communicator_for(game, user, stamp=stamp)
+        socket.scope["query_string"] = f"stamp={stamp}&page={name}".encode()
+        return socket
+
+    def move_from_page(user, name, n, version):
+        client = Client()
+        client.force_login(user)
+        answer = client.post(f"/games/{game.pk}/move/", {"move": json.dumps({"type": "add", "n": n}), "version": version},
+                             HTTP_HX_REQUEST="true", HTTP_X_LIVE_PAGE=name)
+        assert answer.status_code == 200, answer.content
+        return answer.json()
+
+    async def scenario():
+        own, other_tab, bo_socket = named(ana, "ana-page-0001"), named(ana, "ana-page-0002"), named(bo, "bo-page-0001")
+        for socket in (own, other_tab, bo_socket):
+            assert (await socket.connect())[0]
+        assert await own.receive_nothing(timeout=0.3)
+        answer = await sync_to_async(move_from_page)(ana, "ana-page-0001", 2, 0)
+        assert answer["stamp"].startswith("1.") and answer["regions"]
+        assert 'stamp="1.' in await other_tab.receive_from(timeout=5)
+        assert 'stamp="1.' in await bo_socket.receive_from(timeout=5)
+        assert await own.receive_nothing(timeout=1)  # the answer carried it
+        # Bo's move: Ana's page is sent what changed since the version it was answered at.
+        await sync_to_async(move_from_page)(bo, "bo-page-0001", 1, 1)
+        assert 'stamp="2.' in await own.receive_from(timeout=5)
+        # A page that lost an answer asks for every region.
+        await own.send_to(text_data=json.dumps({"type": "sync", "stamp": ""}))
+        assert 'stamp="2.' in await own.receive_from(timeout=5)
+        for socket in (own, other_tab, bo_socket):
+            await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)

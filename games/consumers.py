@@ -280,6 +280,10 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
         # moves changed since this socket's last frame: sending them again would only repeat it.
         # (A page that misses that answer asks for everything: live.js, "sync".)
         update = live.Update(stamp, [], live.current_keys(view))
+    elif page.keys is not None and answered is not None and page.name and \
+            (shown := live.answered_keys(game_id, page.name, answered)) is not None:
+        # The same, with moves after it: what changed since the answer (if its keys are still kept).
+        update = live.changed_regions(view, {**page.keys, **shown})
     else:
         update = live.changed_regions(view, page.keys)
     page.keys, page.version, page.stamp = update.keys, game.version, update.stamp

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -40,6 +42,8 @@ from games import selectors, state_store
 from games.models import Game
 from games.regions import ALL_STATUSES, PUBLIC, SEAT, USER, Region  # noqa: F401 (re-exported)
 from games.sites import all_sites as offered_sites_and_extras, get_site
+
+logger = logging.getLogger(__name__)
 
 # No frame a socket sends is larger: a region that alone would be is fetched over HTTP.
 MAX_FRAME_BYTES = 64 * 1024
@@ -357,10 +361,40 @@ def _frame(stamp: str | None, regions: list[Drawn]) -> str:
                       separators=(",", ":"))
 
 
-def answer(live: LiveView, token: str, region_ids: list[str] | None = None) -> dict:
+def answer(live: LiveView, token: str, region_ids: list[str] | None = None, page: str | None = None) -> dict:
     """An HTTP answer carrying regions for ``live`` (all the versioned ones by default), its
-    forms with the request's CSRF ``token``."""
+    forms with the request's CSRF ``token``. ``page``: the live page that asked (``page_id``);
+    when it gets every region, their keys are kept a while for its socket (``answered_keys``)."""
     wanted = [r for r in game_regions(live.game) if region_ids is None or r.id in region_ids]
+    keys = {region.id: live.key(region) for region in wanted}
+    if page and region_ids is None:
+        _remember_answer(live.game, page, keys)
     wanted += [r for r in (PRESENCE, CHAT) if region_ids is not None and r.id in region_ids]
     return {"type": "regions", "stamp": stamp_of(live.game),
-            "regions": [draw(live, region).as_json(token) for region in wanted]}
+            "regions": [draw(live, region, keys.get(region.id)).as_json(token) for region in wanted]}
+
+
+# The keys of the regions a page's own move was answered with, for its socket: when that socket's
+# next read is already past the move (other moves came in meanwhile), it sends only the regions
+# that changed since the answer. Best effort: missing or unreadable, the socket sends as usual.
+ANSWER_KEYS_SECONDS = 60
+
+
+def _answer_cache_key(game_id: int, page: str, version: int) -> str:
+    return f"live-answer:{game_id}:{page}:{version}"
+
+
+def _remember_answer(game: Game, page: str, keys: dict[str, tuple]) -> None:
+    try:
+        cache.set(_answer_cache_key(game.pk, page, game.version), keys, ANSWER_KEYS_SECONDS)
+    except Exception as error:  # Redis away: the move is played; its socket will send it again
+        logger.warning("answer keys of game %s not kept: %s: %s", game.pk, type(error).__name__, error)
+
+
+def answered_keys(game_id: int, page: str, version: int) -> dict[str, tuple] | None:
+    """The keys of the regions ``page`` was answered with at ``version``, while kept."""
+    try:
+        kept = cache.get(_answer_cache_key(game_id, page, version))
+    except Exception:  # Redis away: send as usual
+        return None
+    return kept if isinstance(kept, dict) else None

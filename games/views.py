@@ -69,7 +69,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def live_answer(request: HttpRequest, game: Game, notice: str = "", region_ids: list[str] | None = None) -> JsonResponse:
     """The live page's regions for this viewer at the game's version (an htmx request's answer)."""
-    answer = live.answer(live.LiveView(game, request.user, request=request), get_token(request), region_ids)
+    page = live.page_id(request.headers.get("X-Live-Page"))
+    answer = live.answer(live.LiveView(game, request.user, request=request), get_token(request), region_ids, page)
     if notice:
         answer["notice"] = notice
     return JsonResponse(answer)

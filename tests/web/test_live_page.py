@@ -90,6 +90,26 @@ def test_at_a_large_table_who_has_moved_is_counted_past_a_dozen_names(make_user)
     assert f"Waiting for: {waiting}." in progress
 
 
+def test_a_socket_sends_its_page_only_what_changed_since_the_answer_to_the_pages_own_move(make_user):
+    """The answer to an htmx move carries every region at its version; when the page's socket
+    reads the game after more moves came in, it sends only what changed since that answer."""
+    ana, bo, cy = (make_user(name) for name in ("ana", "bo", "cy"))
+    game = hextension_game([ana, bo, cy])
+    page = current_page(game, ana)
+    page.name = "ana-page-0001"
+    client = Client()
+    client.force_login(ana)
+    move = {"type": "place", "placements": dict(zip(awaited_view(game)[1]["drawn"], ["E1"]))}
+    answer = client.post(f"/games/{game.pk}/move/", {"move": json.dumps(move), "version": game.version},
+                         HTTP_HX_REQUEST="true", HTTP_X_LIVE_PAGE=page.name)
+    assert answer.status_code == 200 and "hx-play" in {region["id"] for region in answer.json()["regions"]}
+    answered_at = int(answer.json()["stamp"].split(".")[0])
+    place(game, bo, 1)  # before Ana's socket reads the game
+    sent = regions_in(consumers.catch_up(game.pk, ana, page, answered=answered_at))
+    assert set(sent) == {"hx-progress"}, set(sent)  # not her board again: the answer had it
+    assert "2 of 3 have moved" in sent["hx-progress"]
+
+
 def test_at_a_large_table_a_close_pushes_the_first_standings_and_each_seat_its_rank(make_user):
     """A round's close pushes the standings to every socket: their first rows only past ten
     players, the whole table when the viewer opens it, and each seat's own board its rank."""

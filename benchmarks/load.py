@@ -25,7 +25,7 @@ DEBUG off. What drives it (one asyncio process, aiohttp):
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
 group send to the same sockets); bytes per push (by game kind), the largest frame, bytes of all
-frames, sockets the server closed; moves committed
+frames and by region, sockets the server closed; moves committed
 per second; errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
 must be 0); CPU and memory per process (psutil); PostgreSQL connections in use. Then the checks:
 each socket's last version is its game's version in the database, every game replays from its
@@ -320,6 +320,7 @@ class Stats:
     push_bytes: list[int] = field(default_factory=list)
     push_bytes_by_game: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     frame_bytes: list[int] = field(default_factory=list)  # every frame a socket got, probes and presence too
+    region_bytes: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # region id → bytes in all frames
 
     def error(self, what: str) -> None:
         if len(self.errors) < 10_000:
@@ -381,6 +382,9 @@ class Socket:
                 if data.startswith(b'{"type":"probe"'):
                     self.probes.append(now - json.loads(data)["sent"])
                     continue
+                if data.startswith(b'{"type":"regions"'):
+                    for region in json.loads(data).get("regions", []):
+                        self.stats.region_bytes[region.get("id", "?")] += len(json.dumps(region).encode())
                 found = VERSION.search(data)
                 if found:
                     version = int(found.group(1))
@@ -842,6 +846,9 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
               f"({report.get('connect_bytes', 0) / 2**20:.1f} MiB of them as the sockets connected)")
     for kind, sizes in sorted(report.get("push_bytes_by_kind", {}).items()):
         print(f"    {kind:10} median {statistics.median(sizes) / 1024:.1f} KiB over {len(sizes)} frames")
+    if stats.region_bytes:
+        largest = sorted(stats.region_bytes.items(), key=lambda item: -item[1])[:10]
+        print("    by region (MiB, all frames): " + ", ".join(f"{name} {size / 2**20:.1f}" for name, size in largest))
     dropped = sum(1 for error in stats.errors if "closed by the server" in error)
     print(f"  sockets closed by the server: {dropped} of {report['sockets']}")
     print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "

@@ -272,20 +272,22 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
     if game is None or game.version < page.version:
         return []  # gone, or a shared read older than what this page caught up to by itself
     view = live.LiveView(game, user)
-    stamp = live.stamp_of(game)
+    stamp, keys = live.stamp_of(game), live.current_keys(view)
     if page.keys is None and page_stamp == stamp:
-        update = live.Update(page_stamp, [], live.current_keys(view))  # current: nothing to draw
+        update = live.Update(page_stamp, [], keys)  # current: nothing to draw
     elif page.keys is not None and answered == game.version and _revision(page.stamp) == game.revision:
         # The page's own move was answered with every region at this version, and nothing but
         # moves changed since this socket's last frame: sending them again would only repeat it.
         # (A page that misses that answer asks for everything: live.js, "sync".)
-        update = live.Update(stamp, [], live.current_keys(view))
-    elif page.keys is not None and answered is not None and page.name and \
-            (shown := live.answered_keys(game_id, page.name, answered)) is not None:
-        # The same, with moves after it: what changed since the answer (if its keys are still kept).
-        update = live.changed_regions(view, {**page.keys, **shown})
+        update = live.Update(stamp, [], keys)
     else:
-        update = live.changed_regions(view, page.keys)
+        shown = page.keys
+        if shown is not None and page.name and live.own_region_changed(view, shown, keys):
+            # The viewer's own regions changed: maybe by the page's own move, whose answer had them.
+            answer = live.answered_keys(game_id, page.name)
+            if answer is not None and page.version < answer[0] <= game.version:
+                shown = {**shown, **answer[1]}
+        update = live.changed_regions(view, shown, keys)
     page.keys, page.version, page.stamp = update.keys, game.version, update.stamp
     page.several_seats = len(game.seats.all()) > 1
     return live.frames(update.stamp, update.regions) if update.regions else []

@@ -308,15 +308,19 @@ class Update:
     keys: dict[str, tuple]
 
 
-def changed_regions(live: LiveView, sent: dict[str, tuple] | None) -> Update:
-    """The versioned regions whose key differs from ``sent`` (None: all of them)."""
-    keys, regions = {}, []
-    for region in game_regions(live.game):
-        key = live.key(region)
-        keys[region.id] = key
-        if sent is None or sent.get(region.id) != key:
-            regions.append(draw(live, region, key))
+def changed_regions(live: LiveView, sent: dict[str, tuple] | None, keys: dict[str, tuple] | None = None) -> Update:
+    """The versioned regions whose key differs from ``sent`` (None: all of them); ``keys``: the
+    current ones, when already known (``current_keys``)."""
+    keys = keys if keys is not None else current_keys(live)
+    regions = [draw(live, region, keys[region.id]) for region in game_regions(live.game)
+               if sent is None or sent.get(region.id) != keys[region.id]]
     return Update(stamp_of(live.game), regions, keys)
+
+
+def own_region_changed(live: LiveView, sent: dict[str, tuple], keys: dict[str, tuple]) -> bool:
+    """Has a region that is not the same for every viewer changed since ``sent``?"""
+    return any(sent.get(region.id) != keys[region.id] and live.audience(region) != PUBLIC
+               for region in game_regions(live.game))
 
 
 def current_keys(live: LiveView) -> dict[str, tuple]:
@@ -374,27 +378,27 @@ def answer(live: LiveView, token: str, region_ids: list[str] | None = None, page
             "regions": [draw(live, region, keys.get(region.id)).as_json(token) for region in wanted]}
 
 
-# The keys of the regions a page's own move was answered with, for its socket: when that socket's
-# next read is already past the move (other moves came in meanwhile), it sends only the regions
-# that changed since the answer. Best effort: missing or unreadable, the socket sends as usual.
+# The version and region keys of the latest answer a page's own move got, for its socket: when a
+# read of that socket finds the viewer's own regions changed, it sends only what changed since
+# that answer. Best effort: missing (not yet kept) or unreadable, the socket sends as usual.
 ANSWER_KEYS_SECONDS = 60
 
 
-def _answer_cache_key(game_id: int, page: str, version: int) -> str:
-    return f"live-answer:{game_id}:{page}:{version}"
+def _answer_cache_key(game_id: int, page: str) -> str:
+    return f"live-answer:{game_id}:{page}"
 
 
 def _remember_answer(game: Game, page: str, keys: dict[str, tuple]) -> None:
     try:
-        cache.set(_answer_cache_key(game.pk, page, game.version), keys, ANSWER_KEYS_SECONDS)
+        cache.set(_answer_cache_key(game.pk, page), (game.version, keys), ANSWER_KEYS_SECONDS)
     except Exception as error:  # Redis away: the move is played; its socket will send it again
         logger.warning("answer keys of game %s not kept: %s: %s", game.pk, type(error).__name__, error)
 
 
-def answered_keys(game_id: int, page: str, version: int) -> dict[str, tuple] | None:
-    """The keys of the regions ``page`` was answered with at ``version``, while kept."""
+def answered_keys(game_id: int, page: str) -> tuple[int, dict[str, tuple]] | None:
+    """The version and region keys of the latest answer ``page`` got, while kept."""
     try:
-        kept = cache.get(_answer_cache_key(game_id, page, version))
+        kept = cache.get(_answer_cache_key(game_id, page))
     except Exception:  # Redis away: send as usual
         return None
-    return kept if isinstance(kept, dict) else None
+    return kept if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], dict) else None

@@ -377,8 +377,18 @@ def seats_with_users(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
 
 
+# Who has the game open is listed by name at a table of at most this many seats, and counted at
+# a larger one: every socket gets the list whenever someone arrives or leaves, so at a hundred
+# seats a list of every name cost each round of arrivals the square of the seats in bytes.
+PRESENCE_NAMES_LISTED = 12
+
+
 def presence_context(game: Game) -> dict:
-    """The game's seats, each marked connected or not (who has the game's page open)."""
+    """The game's seats, each marked connected or not (who has the game's page open); past
+    ``PRESENCE_NAMES_LISTED`` seats, how many players have it open."""
     seats = seats_with_users(game)
     online = presence.connected(game.pk, [seat.user_id for seat in seats])
-    return {"game": game, "presence": [{"seat": seat, "connected": seat.user_id in online} for seat in seats]}
+    players = [seat for seat in seats if seat.user_id]
+    return {"game": game, "presence": [{"seat": seat, "connected": seat.user_id in online} for seat in seats],
+            "presence_counted": len(seats) > PRESENCE_NAMES_LISTED,
+            "presence_players": len(players), "presence_connected": sum(1 for seat in players if seat.user_id in online)}

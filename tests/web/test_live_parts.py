@@ -118,3 +118,28 @@ def test_a_solo_games_socket_sends_no_list_of_who_is_connected(make_user):
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_at_a_large_table_who_is_connected_is_counted_not_named(make_user):
+    """Every socket gets who is connected whenever someone arrives or leaves: names at a table of
+    a dozen, a count past that (a hundred names to each of a hundred sockets, every time)."""
+    from games import consumers, presence
+
+    users = [make_user(f"seat{i:02}") for i in range(14)]
+    game = services.create_game(kind="hextension", config={"players": 14, "tiles_per_round": 1},
+                                created_by=None, players=users, turn_seconds=86400)
+    for user in users[:3]:
+        presence.arrive(game.pk, user.pk)
+    try:
+        html = consumers.presence_drawn(game.pk, users[0], None).html
+        assert "3 of 14 players have this game open." in html
+        assert not any(user.public_name in html for user in users)
+        small = toy_game(*users[:4])  # a table of four: each player by name, connected or not
+        presence.arrive(small.pk, users[0].pk)
+        html = consumers.presence_drawn(small.pk, users[0], None).html
+        assert "seat00 <span class=\"visually-hidden\">(connected)" in html
+        assert "seat03 <span class=\"visually-hidden\">(not connected)" in html
+        presence.leave(small.pk, users[0].pk)
+    finally:
+        for user in users[:3]:
+            presence.leave(game.pk, user.pk)

@@ -70,9 +70,9 @@ def _announcement_id() -> str:
 # A process announces one game's versions at most once in this long. A version committed sooner
 # after the last announcement goes out when the interval ends, together with any later one (an
 # announcement is only a hint to read the game again). A version after a quiet spell goes at once.
-# In a 100-seat Hextension round, where the seats submit within seconds, every submission was an
-# announcement that each of the 100 sockets answered with a read and a drawing; now a socket
-# answers a few a second, whatever the number of seats.
+# In a 100-seat round where every seat moves at once and all submit within seconds, every
+# submission was an announcement that each of the 100 sockets answered with a read and a
+# drawing; now a socket answers a few a second, whatever the number of seats.
 VERSION_INTERVAL_SECONDS = getattr(settings, "LIVE_VERSION_INTERVAL_SECONDS", 0.2)
 _version_sent: dict[int, float] = {}  # game → when (the loop's clock) its last version went out
 # game → the latest version waiting for its interval to end, and the pages answered meanwhile

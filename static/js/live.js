@@ -22,6 +22,7 @@
 
   var HEARTBEAT_MS = 4000, DEAD_AFTER_MS = 10000, MAX_BACKOFF_MS = 30000;
   var root = null, shown = {}, socket = null, attempts = 0, lastHeard = 0, retryTimer = null, loadedStamp = "0.0";
+  var askForAll = false;  // an answer was lost while the socket was down: the next one sends everything
   // The page's name: its socket says it (?page=) and so do its requests (X-Live-Page), so that
   // the answer to its own move is not sent again over its socket (games/consumers.py).
   var pageId = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(12)), function (b) {
@@ -139,7 +140,7 @@
     if (!root || !elt || !root.contains(elt)) return;
     var xhr = event.detail.xhr;
     if (event.type === "htmx:responseError" && xhr && xhr.status < 500) return;  // refused: nothing played
-    if (socket && socket.readyState === 1) socket.send('{"type":"sync","stamp":""}');
+    if (socket && socket.readyState === 1) socket.send('{"type":"sync","stamp":""}'); else askForAll = true;
   }
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
     document.addEventListener(name, answerLost);
@@ -198,10 +199,11 @@
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     // Sockets may have processes of their own on another port of this host (hexsite/serve.py).
     var host = root.dataset.socketPort ? location.hostname + ":" + root.dataset.socketPort : location.host;
-    var ws = new WebSocket(scheme + host + root.dataset.socket + "?stamp=" + encodeURIComponent(pageStamp()) +
+    var ws = new WebSocket(scheme + host + root.dataset.socket + "?stamp=" + encodeURIComponent(askForAll ? "" : pageStamp()) +
                            "&page=" + pageId);
     socket = ws;
     ws.onopen = function () {
+      askForAll = false;
       attempts = 0;
       lastHeard = Date.now();
       status("");

@@ -93,3 +93,19 @@ def test_the_largest_form_fits_the_body_limit(client):
     # A 4,000-character league announcement of 4-byte characters: 48,000 bytes URL-encoded.
     response = client.post("/accounts/login/", {"login": "\N{GRINNING FACE}" * 4000, "password": "p"})
     assert response.status_code == 200  # the form's own error, not a refused body
+
+
+@pytest.mark.parametrize("entry_point", ["hexsite.wsgi", "hexsite.asgi"])
+@pytest.mark.parametrize("configured, expected", [(None, 0.0005), ("0.002", 0.002)])
+def test_serving_processes_pass_the_interpreter_between_threads_sooner(entry_point, configured, expected):
+    """A move's thread back from PostgreSQL waits for the interpreter at most this long behind a
+    page being drawn (hexsite/switching.py); Python's own default is 0.005 s."""
+    env = production_env()
+    env.pop("SWITCH_INTERVAL_SECONDS", None)
+    if configured is not None:
+        env["SWITCH_INTERVAL_SECONDS"] = configured
+    script = f"import sys, {entry_point}; print(sys.getswitchinterval())"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert float(result.stdout.strip().splitlines()[-1]) == pytest.approx(expected)

@@ -286,7 +286,7 @@ def chat_context(game: Game, user) -> dict:
     """The latest visible chat messages of a game (oldest first) and whether ``user`` may write."""
     # Messages of players the viewer blocked are left out (moderation.Block).
     latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
-              .exclude(author_id__in=sanctions.blocked_ids(user)).select_related("author")
+              .exclude(author_id__in=sanctions.blocked_by(user)).select_related("author")
               .order_by("-created_at", "-pk")[:CHAT_SHOWN])
     return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user,
             "chat_muted": sanctions.mute_notice(user)}

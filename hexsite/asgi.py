@@ -11,9 +11,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-from hexsite.switching import take_turns_sooner  # noqa: E402
-
-take_turns_sooner()
 
 application = ProtocolTypeRouter(
     {

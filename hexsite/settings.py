@@ -163,7 +163,7 @@ MIDDLEWARE = [
 # own reads go straight through (hexsite/admission.py). A page waits at most PAGE_WAIT_SECONDS.
 PAGE_SLOTS = max(1, int(os.environ.get("PAGE_SLOTS", "2")))
 PAGE_WAIT_SECONDS = float(os.environ.get("PAGE_WAIT_SECONDS", "30"))
-# How long a serving process's running thread keeps the interpreter while another waits for it
+# How long a page process's running thread keeps the interpreter while another waits for it
 # (hexsite/switching.py; Python's default is 0.005).
 SWITCH_INTERVAL_SECONDS = float(os.environ.get("SWITCH_INTERVAL_SECONDS", "0.0005"))
 

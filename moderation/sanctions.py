@@ -72,11 +72,12 @@ def check_may_play(user) -> None:
             reason=sanction.reason))
 
 
-def blocked_ids(user) -> set[int]:
-    """The users ``user`` has blocked."""
+def blocked_by(user):
+    """The users ``user`` has blocked, as a subquery (``exclude(author_id__in=...)``): one
+    statement with the query it filters instead of a read of its own."""
     if user is None or not getattr(user, "pk", None):
-        return set()
-    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+        return Block.objects.none().values("blocked_id")
+    return Block.objects.filter(blocker=user).values("blocked_id")
 
 
 def has_blocked(user, other_id: int | None) -> bool:

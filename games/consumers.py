@@ -18,14 +18,13 @@ version, a hint to look again, and the pages whose own move was answered over HT
 """
 from __future__ import annotations
 
-import contextvars
 import functools
 import json
 import os
 import threading
 import time
-from collections import OrderedDict, deque
-from concurrent.futures import Executor, Future
+from collections import OrderedDict
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
@@ -50,82 +49,37 @@ FRAME_WINDOW_SECONDS = 10
 # pool those waits overlap. A consumer still handles its own messages one at a time, in order.
 LIVE_THREADS = getattr(settings, "LIVE_SOCKET_THREADS", 4)
 
-# The game whose socket queues the work (set around each call, see in_live_threads).
-_work_of_game: contextvars.ContextVar[int | None] = contextvars.ContextVar("live_work_of_game", default=None)
 
-
-class _GamesInTurnThreadPool(Executor):
-    """The sockets' threads, taking the queued work of each game in turn.
-
-    A plain pool serves its queue in order of arrival: a 100-seat round's close queues 100
-    catch-ups at once, and a 4-player room's next push waited behind all of them. Here each game
-    has a queue of its own, and a free thread takes the next task of the next game that has one:
-    the room's sockets are served between the close's, and the close takes as long as before.
-    Within one game the work keeps its order.
-
-    Made on first use in each process: a forked child (a test server, a pre-forking server)
-    inherits the parent's queues but none of its threads, so it starts its own."""
+class _ProcessThreadPool(Executor):
+    """A thread pool of this process's own, made on first use. A forked child (a test server,
+    a pre-forking server) inherits the parent's pool object but none of its threads: a shared
+    pool would take the child's work and never run it, so each process makes its own."""
 
     def __init__(self, workers: int):
         self.workers = workers
-        self._forget()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid: int | None = None
+        self._lock = threading.Lock()
         os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
-        self._condition = threading.Condition()
-        self._queues: dict[int | None, deque] = {}  # game -> its tasks, oldest first
-        self._turns: deque = deque()  # the games with queued tasks, next first
-        self._threads: list[threading.Thread] = []
-        self._pid: int | None = None
+        self._pool, self._pid, self._lock = None, None, threading.Lock()
 
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        game = _work_of_game.get()
-        with self._condition:
-            if self._pid != os.getpid():
-                self._start_threads()
-            queue = self._queues.get(game)
-            if queue is None:
-                queue = self._queues[game] = deque()
-                self._turns.append(game)
-            queue.append((future, fn, args, kwargs))
-            self._condition.notify()
-        return future
+    def _current(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():
+                self._pool, self._pid = ThreadPoolExecutor(self.workers, thread_name_prefix="live-socket"), os.getpid()
+            return self._pool
 
-    def _start_threads(self) -> None:
-        self._pid = os.getpid()
-        self._threads = [threading.Thread(target=self._work, name=f"live-socket_{i}", daemon=True)
-                         for i in range(self.workers)]
-        for thread in self._threads:
-            thread.start()
+    def submit(self, fn, /, *args, **kwargs):
+        return self._current().submit(fn, *args, **kwargs)
 
-    def _next(self):
-        with self._condition:
-            while not self._turns:
-                self._condition.wait()
-            game = self._turns.popleft()
-            queue = self._queues[game]
-            task = queue.popleft()
-            if queue:
-                self._turns.append(game)  # its next task after the other games' next ones
-            else:
-                del self._queues[game]
-            return task
-
-    def _work(self) -> None:
-        while True:
-            future, fn, args, kwargs = self._next()
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = fn(*args, **kwargs)
-            except BaseException as error:  # handed to the awaiting consumer
-                future.set_exception(error)
-            else:
-                future.set_result(result)
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None and self._pid == os.getpid():
+            self._pool.shutdown(wait, cancel_futures=cancel_futures)
 
 
-_live_threads = _GamesInTurnThreadPool(LIVE_THREADS)
+_live_threads = _ProcessThreadPool(LIVE_THREADS)
 
 
 def close_live_connections(timeout: float = 10) -> None:
@@ -145,23 +99,13 @@ def close_live_connections(timeout: float = 10) -> None:
 
 def in_live_threads(method):
     """``database_sync_to_async`` on the sockets' own threads (connections closed after each
-    call), queued under the socket's game, in the socket's language (its page's: see
-    hexsite.i18n.language_of_socket)."""
+    call), in the socket's language (its page's: see hexsite.i18n.language_of_socket)."""
+    @functools.wraps(method)
     def in_language(self, *args, **kwargs):
         with translation.override(getattr(self, "language", None)):
             return method(self, *args, **kwargs)
 
-    run = DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)
-
-    @functools.wraps(method)
-    async def queued_under_game(self, *args, **kwargs):
-        queued = _work_of_game.set(getattr(self, "game_id", None))
-        try:
-            return await run(self, *args, **kwargs)
-        finally:
-            _work_of_game.reset(queued)
-
-    return queued_under_game
+    return DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)
 
 
 class GameConsumer(AsyncWebsocketConsumer):

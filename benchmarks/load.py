@@ -467,14 +467,16 @@ async def get_page(http, base: str, name: str, path: str, player: Player, stats:
 
 def make_players(count: int, prefix: str) -> list[Player]:
     from django.conf import settings
+    from importlib import import_module
+
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
 
     from accounts.models import User
 
     users = User.objects.bulk_create(User(username=f"{prefix}{i}", email=f"{prefix}{i}@example.com",
                                           email_notifications=User.EmailPreference.NONE) for i in range(count))
     players = []
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore  # as the site keeps them
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)

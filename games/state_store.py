@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import pickle
 from collections import OrderedDict
 from threading import Lock
@@ -140,16 +141,50 @@ def check_storable(game: Game, engine: Engine, state: Any, seats: set[int | None
     that acted must be strict JSON, and the game's site may check more (its board must draw).
     A move that would poison a game is refused before its event is stored: events cannot be
     repaired. (What the seats that did not act see changed only as the spectator's did.)"""
+    check = get_site(game.kind).check_view
     try:
-        for seat in sorted(seats - {None}) + [None]:
-            view = engine.view(state, seat)
-            json.dumps(view, allow_nan=False)
-            check = get_site(game.kind).check_view
+        public = engine.view(state, None)
+        json.dumps(public, allow_nan=False)
+        for seat in [None, *sorted(seats - {None})]:
+            view = public if seat is None else engine.view(state, seat)
+            if seat is not None:
+                check_strict_json(view, checked=public)
             if check is not None:
                 check(view)
     except Exception as exc:
         logger.warning("refused a state of game %s whose views cannot be shown: %r", game.pk, exc)
         raise BadMove(_("That move cannot be shown on the board, so it was not played.")) from None
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
+def check_strict_json(value: Any, checked: Any = None) -> None:
+    """Raise as ``json.dumps(value, allow_nan=False)`` would, but skip the parts of ``value`` that
+    are the very objects at the same place in ``checked``, a value that passed already: a seat's
+    view shares most of its parts with the spectator's, and at 100 seats each is 200 KB of JSON,
+    checked under the game's lock on every move."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return
+    if kind is float:
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not strict JSON")
+        return
+    if kind is dict and type(checked) is dict:
+        json.dumps(dict.fromkeys(value), allow_nan=False)  # the keys alone
+        missing = object()
+        for key, item in value.items():
+            same_place = checked.get(key, missing)
+            if item is not same_place:
+                check_strict_json(item, None if same_place is missing else same_place)
+        return
+    if kind in (list, tuple) and type(checked) in (list, tuple) and len(checked) == len(value):
+        for item, same_place in zip(value, checked):
+            if item is not same_place:
+                check_strict_json(item, same_place)
+        return
+    json.dumps(value, allow_nan=False)
 
 
 def replay(game: Game, upto: int | None = None) -> Any:

@@ -129,13 +129,29 @@ def pushes(seats: int, users, rng: random.Random) -> int:
     pages = current_pages(game.pk, users)
     submit(game.pk, users, 0, rng)
     print(f"  within a round (seat 0 moves), {summary(push_round(game.pk, users, pages))}")
-    for seat in range(1, seats // 2):
-        submit(game.pk, users, seat, rng)
+    timings = [timed_submit(game.pk, users, seat, rng) for seat in range(1, seats // 2)]
+    print(f"  a submission (services.submit_move: the lock, the checks, the insert, the commit), median of "
+          f"{len(timings)}: {statistics.median(t[0] for t in timings):.1f} ms (CPU {statistics.median(t[1] for t in timings):.1f})")
     pages = current_pages(game.pk, users)
     submit(game.pk, users, seats - 1, rng)
     print(f"  the round's close (a new round), {summary(push_round(game.pk, users, pages))}")
     print(f"      seat 1's frames by region: {regions_sent(game.pk, users[1], pages[users[1].pk])}")
     return game.pk
+
+
+def timed_submit(game_id: int, users, seat: int, rng: random.Random) -> tuple[float, float]:
+    """As ``submit``, timing only the service call: (wall ms, CPU ms of this process)."""
+    from games import services, state_store
+    from games.hextension import engine as hextension
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    view = hextension.view(state_store.load(game), seat)
+    empty = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
+    move = {"type": "place", "placements": dict(zip(view["drawn"], rng.sample(empty, len(view["drawn"]))))}
+    wall, cpu = time.perf_counter(), time.process_time()
+    services.submit_move(game_id=game_id, user=users[seat], move=move, expected_version=game.version)
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
 def regions_sent(game_id: int, user, page) -> str:

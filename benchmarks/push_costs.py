@@ -61,12 +61,6 @@ def forget_renders() -> None:
 
     consumers.forget_renders()
     fragments.forget()
-    try:
-        from games import pieces
-
-        pieces.forget()
-    except (ImportError, AttributeError):
-        pass
 
 
 def current_pages(game_id: int, users) -> dict:

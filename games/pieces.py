@@ -1,6 +1,6 @@
 """Pieces of HTML drawn once and reused: a bounded, thread-safe map from a piece's key to its
-HTML, for parts of pages and pushes that many viewers see alike (a game's presence list here; a
-game's site may keep its own, such as its boards' repeated parts).
+HTML, for parts of pages and pushes that many viewers see alike (a game's site keeps its own,
+such as its boards' repeated parts).
 
 A piece's key must hold all of what the piece shows, so the same key gives the same HTML
 whoever asks: a piece can then never carry one viewer's private data to another.
@@ -11,7 +11,6 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
-from django.template.loader import render_to_string
 from django.utils import translation
 
 
@@ -43,22 +42,3 @@ class Pieces:
 
     def __len__(self) -> int:
         return len(self._items)
-
-
-
-_presence = Pieces(1024)
-
-
-def presence_list(presence: list[dict]) -> str:
-    """``games/_presence.html`` for a ``selectors.presence_context`` list: the same for every
-    viewer of a game, drawn once per who sits where and who is connected."""
-    # Its words are in the active language: the language is part of what it shows.
-    key = (translation.get_language(),) + tuple(
-        (p["seat"].index, p["seat"].user_id, p["seat"].user.public_name if p["seat"].user_id else "",
-         bool(p["connected"]), p["seat"].standin_level, p["seat"].ai_level) for p in presence)
-    return _presence.get(key, lambda: render_to_string("games/_presence.html", {"presence": presence}))
-
-
-def forget() -> None:
-    """Empty the platform's pieces (tests and benchmarks)."""
-    _presence.clear()

@@ -5,10 +5,10 @@ answer from PostgreSQL or Redis has come waits until the running one gives the i
 which a thread that is drawing a page does only every ``sys.getswitchinterval()`` (5 ms by
 default). A move makes about ten round trips, each followed by such a wait behind whatever is
 being drawn, and it holds the game's row lock through most of them, so every other move of that
-game waits too. A shorter interval lets the move on sooner at
-the price of more switches between the drawing threads. The sockets' Daphne keeps Python's
-interval: its threads all draw, and there the extra switches cost more than they gave (measured
-in docs/deployment.md, "Threads take turns sooner").
+game waits too. A shorter interval lets the move on sooner, at the price of more switches
+between the drawing threads. The sockets' Daphne keeps Python's interval: its threads all draw,
+and there the extra switches cost more than they gave (measured in docs/deployment.md, "Threads
+take turns sooner").
 """
 from __future__ import annotations
 

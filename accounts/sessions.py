@@ -3,9 +3,10 @@ for its session (about a millisecond of a page's ten, docs/deployment.md).
 
 Django's ``cached_db`` store, which already writes through to PostgreSQL and reads it when Redis
 misses, made to keep serving while Redis is away (a restart, an outage): a page then reads the
-session from PostgreSQL, as before. Ending a session (log-out) still needs Redis: its cached copy
-must go too, or it would sign the player in again once Redis is back, so during an outage the
-log-out is refused with the site's 503 and the player tries again.
+session from PostgreSQL, as before. Ending a session (a log-out, or the old one a log-in replaces)
+still needs Redis: its cached copy must go too, or it would sign the player in again once Redis
+is back, so during an outage that request is refused with the site's 503 and the player tries
+again.
 """
 from __future__ import annotations
 

@@ -155,23 +155,24 @@ def test_the_hexland_room_and_its_lobby_do_not_grow_with_the_moves_or_the_rooms(
     assert counts[0] == counts[1], counts
 
 
-def test_the_game_page_reads_the_seats_and_their_players_once(client, make_user):
+def game_page_statements(client, make_user) -> list[str]:
+    """The SQL a seated player's game page asks, in order."""
     users = [make_user() for _ in range(3)]
     game = running_game(users)
     client.force_login(users[0])
     with CaptureQueriesContext(connection) as captured:
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    seat_reads = [q["sql"] for q in captured if q["sql"].startswith('SELECT "games_seat"') and 'JOIN "accounts_user"' in q["sql"]]
+    return [q["sql"] for q in captured]
+
+
+def test_the_game_page_reads_the_seats_and_their_players_once(client, make_user):
+    seat_reads = [sql for sql in game_page_statements(client, make_user)
+                  if sql.startswith('SELECT "games_seat"') and 'JOIN "accounts_user"' in sql]
     assert len(seat_reads) == 1, seat_reads  # the page's regions, presence and report links share them
 
 
 def test_the_game_page_reads_the_chat_and_the_viewers_blocks_in_one_statement(client, make_user):
-    users = [make_user() for _ in range(3)]
-    game = running_game(users)
-    client.force_login(users[0])
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(f"/games/{game.pk}/").status_code == 200
-    statements = [q["sql"] for q in captured]
+    statements = game_page_statements(client, make_user)
     assert not [sql for sql in statements if sql.startswith('SELECT "moderation_block"')], statements
     chat_reads = [sql for sql in statements if sql.startswith('SELECT "games_chatmessage"')]
     assert len(chat_reads) == 1 and '"moderation_block"' in chat_reads[0], chat_reads

@@ -2,7 +2,7 @@
 
 ``append_events`` is the only code that appends events: lock the game row, rebuild the state,
 let the engine check and apply, append the events with consecutive ``seq``, bump ``version``,
-refresh the clock; after commit, cache the new state, announce the version and schedule what
+refresh the clock (the events and the game's row in one statement); after commit, cache the new state, announce the version and schedule what
 comes next (AI moves, a short turn timer, the end-of-game follow-ups).
 """
 from __future__ import annotations
@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, router, transaction
+from django.db.models import Exists, Subquery, sql
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,10 +55,10 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         raise BadMove(_("A move must be a JSON object with a type."))
     with transaction.atomic():
         game = lock_game(game_id)
-        seat_index = _users_seat(game, user, seat)
         engine = get_engine(game.kind)
         move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
-        if _already_played(game, seat_index, move, expected_version):
+        seat_index = _users_seat(game, user, seat, repeat_of=(move, expected_version))
+        if game.move_repeated:
             # A double click, or a retry after a lost answer: that move is in, once.
             return Applied(game, state_store.load(game))
         _check_active(game)
@@ -111,14 +112,17 @@ def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
     return True
 
 
-def _already_played(game: Game, seat: int, move: dict, expected_version: Any) -> bool:
+def _repeat_check(game: Game, user, move: dict, expected_version: Any) -> Exists | None:
     """Is this the same move, by the same seat, already stored after the version the client
     saw? Then the client is sending it again without having seen it land: one event only.
-    (A deliberate repeat, such as buying a second card, comes from a page that shows the first.)"""
+    (A deliberate repeat, such as buying a second card, comes from a page that shows the first.)
+    None where no event can follow the client's version. An expression that does not depend on
+    the seat row it is read with, so PostgreSQL answers it once per statement."""
     if not _is_version(expected_version) or expected_version >= game.version:
-        return False
-    return MoveEvent.objects.filter(game=game, seat=seat, kind=MoveEvent.Kind.MOVE, seq__gt=expected_version,
-                                    payload=move).exists()
+        return None
+    seat = Subquery(Seat.objects.filter(game_id=game.pk, user_id=user.pk).values("index"))  # one per user
+    return Exists(MoveEvent.objects.filter(game_id=game.pk, seat=seat, kind=MoveEvent.Kind.MOVE,
+                                           seq__gt=expected_version, payload=move))
 
 
 def _refuse_unless_still_meant(game: Game, engine: Engine, state: Any, seat: int, move: dict,
@@ -250,7 +254,6 @@ def append_events(
         rows.append(MoveEvent(game=game, seq=game.version + len(rows) + 1, seat=seat, kind=kind,
                               payload=payload or {}, created_by=user))
     state_store.check_storable(game, engine, state, {row.seat for row in rows})
-    MoveEvent.objects.bulk_create(rows)
     game.version += len(rows)
     turn_changed = engine.turn_key(state) != turn_before
     finished = engine.is_over(state)
@@ -263,12 +266,38 @@ def append_events(
     else:
         # After timeouts the clock restarts even if the engine kept the turn, or it would be due again at once.
         refresh_turn(game, engine, state, turn_changed=turn_changed, restart=stop_when_turn_changes, now=now)
-    game.save(update_fields=["version", "turn_started_version", "status", "finished_at", "result", "deadline_at",
-                             "remind_at", "awaiting", "clock"])
+    _store(game, rows)
     timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
     progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
     transaction.on_commit(lambda: after_commit(game, engine, state, progress))
     return state
+
+
+# What a write of events changes in the game's row.
+WRITTEN_FIELDS = ("version", "turn_started_version", "status", "finished_at", "result", "deadline_at", "remind_at",
+                  "awaiting", "clock")
+
+
+def _store(game: Game, rows: list[MoveEvent]) -> None:
+    """Insert the events and update the game's row in one statement (the insert as a
+    data-modifying ``WITH``): one round trip under the game's lock where ``bulk_create`` and
+    ``save`` make two, and every other seat of a large round waits for each of them. Both
+    statements are Django's own SQL (its insert and update compilers), so fields convert as
+    they would in ``bulk_create`` and ``save``."""
+    connection = connections[router.db_for_write(Game)]
+    insert = sql.InsertQuery(MoveEvent)
+    insert.insert_values([field for field in MoveEvent._meta.concrete_fields if not field.primary_key], rows)
+    [(insert_sql, insert_params)] = insert.get_compiler(connection=connection).as_sql()
+    update = sql.UpdateQuery(Game)
+    update.add_update_values({name: getattr(game, name) for name in WRITTEN_FIELDS})
+    update.add_filter("pk", game.pk)
+    update_sql, update_params = update.get_compiler(connection=connection).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH stored_events AS ({insert_sql}) {update_sql}", (*insert_params, *update_params))
+        if cursor.rowcount != 1:  # the caller holds the row's lock: it cannot have gone
+            raise GameNotFound(_("There is no such game."))
+    for row in rows:
+        row._state.adding = False
 
 
 def _due_ai_move(game: Game, engine: Engine, state: Any, seat: int) -> tuple[str, dict | None]:
@@ -414,10 +443,21 @@ def lock_game(game_id: int) -> Game:
         raise GameNotFound(_("There is no such game.")) from None
 
 
-def _users_seat(game: Game, user, seat: int | None) -> int:
+def _users_seat(game: Game, user, seat: int | None, repeat_of: tuple[dict, Any] | None = None) -> int:
+    """The user's seat in a locked game, from one read of its seats. With ``repeat_of`` (a move
+    and the version its client saw), the same statement says whether that move is already in
+    (``game.move_repeated``): each round trip under the game's lock is time every other seat's
+    move waits for it, as all seats of a large round submit within seconds."""
     if user is None or not user.is_authenticated:
         raise NotYourSeat(_("Log in to play."))
-    rows = list(game.seats.values_list("index", "user_id", "ai_level", "standin_level", "resigned_at"))
+    seats = game.seats.all()
+    repeat = _repeat_check(game, user, *repeat_of) if repeat_of else None
+    if repeat is not None:
+        seats = seats.annotate(repeated=repeat)
+    rows = list(seats.values_list("index", "user_id", "ai_level", "standin_level", "resigned_at",
+                                  *(["repeated"] if repeat is not None else [])))
+    game.move_repeated = repeat is not None and bool(rows) and rows[0][-1]
+    rows = [row[:5] for row in rows]
     game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
     # What the move's other checks need of the seats, from the same read (under the row lock).
     game._seat_rows = {index: (standin, resigned) for index, _user, _ai, standin, resigned in rows}

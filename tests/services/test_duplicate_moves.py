@@ -3,7 +3,9 @@ repeat, made from a page that shows the first, is a move of its own."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games import services, state_store
 from games.errors import StaleVersion
@@ -76,3 +78,23 @@ def test_a_form_posted_twice_gets_two_answers_and_one_event(make_user):
     second = client.post(f"/games/{game.pk}/move/", data, HTTP_HX_REQUEST="true")
     assert (first.status_code, second.status_code) == (200, 200)
     assert MoveEvent.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_under_the_lock_a_submission_makes_one_read_and_one_write(make_user, django_capture_on_commit_callbacks):
+    """Every statement under the game's row lock is time the other seats of a large round wait:
+    the seats are read with the check for a repeat, the events stored with the game's row."""
+    ana, bo = make_user(), make_user()
+    game = hextension_game(ana, bo)
+    with django_capture_on_commit_callbacks(execute=True):  # the state is cached after commit, as in production
+        services.submit_move(game_id=game.pk, user=bo, move=placement(game, 1), expected_version=0)
+    with CaptureQueriesContext(connection) as queries:  # ana's page is from before bo's move
+        services.submit_move(game_id=game.pk, user=ana, move=placement(game, 0), expected_version=0)
+    sql = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]  # the test's own transaction
+    locked = next(i for i, statement in enumerate(sql) if statement.endswith("FOR UPDATE"))
+    read, write = sql[locked + 1:]
+    assert read.startswith('SELECT "games_seat"') and '"games_moveevent"' in read
+    assert 'INSERT INTO "games_moveevent"' in write and 'UPDATE "games_game"' in write
+    assert list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seq", "seat")) == [(1, 1), (2, 0)]
+    written = Game.objects.get(pk=game.pk)
+    assert (written.version, written.turn_started_version) == (2, 2)  # the round closed, in the same write

@@ -7,6 +7,7 @@ comes next (AI moves, a short turn timer, the end-of-game follow-ups).
 """
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,7 +15,7 @@ from typing import Any, Iterable
 
 from django.conf import settings
 from django.db import connections, router, transaction
-from django.db.models import Exists, Subquery, sql
+from django.db.models import sql
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -110,19 +111,6 @@ def play_ai_move(*, game_id: int, expected_version: int, seat: int) -> bool:
             return False
         append_events(game, engine, state_store.load(game), [(seat, MoveEvent.Kind.AI, move)])
     return True
-
-
-def _repeat_check(game: Game, user, move: dict, expected_version: Any) -> Exists | None:
-    """Is this the same move, by the same seat, already stored after the version the client
-    saw? Then the client is sending it again without having seen it land: one event only.
-    (A deliberate repeat, such as buying a second card, comes from a page that shows the first.)
-    None where no event can follow the client's version. An expression that does not depend on
-    the seat row it is read with, so PostgreSQL answers it once per statement."""
-    if not _is_version(expected_version) or expected_version >= game.version:
-        return None
-    seat = Subquery(Seat.objects.filter(game_id=game.pk, user_id=user.pk).values("index"))  # one per user
-    return Exists(MoveEvent.objects.filter(game_id=game.pk, seat=seat, kind=MoveEvent.Kind.MOVE,
-                                           seq__gt=expected_version, payload=move))
 
 
 def _refuse_unless_still_meant(game: Game, engine: Engine, state: Any, seat: int, move: dict,
@@ -445,18 +433,12 @@ def lock_game(game_id: int) -> Game:
 
 def _users_seat(game: Game, user, seat: int | None, repeat_of: tuple[dict, Any] | None = None) -> int:
     """The user's seat in a locked game, from one read of its seats. With ``repeat_of`` (a move
-    and the version its client saw), the same statement says whether that move is already in
-    (``game.move_repeated``): each round trip under the game's lock is time every other seat's
-    move waits for it, as all seats of a large round submit within seconds."""
+    and the version its client saw), the same read says whether that move is already in
+    (``game.move_repeated``)."""
     if user is None or not user.is_authenticated:
         raise NotYourSeat(_("Log in to play."))
-    seats = game.seats.all()
-    repeat = _repeat_check(game, user, *repeat_of) if repeat_of else None
-    if repeat is not None:
-        seats = seats.annotate(repeated=repeat)
-    rows = list(seats.values_list("index", "user_id", "ai_level", "standin_level", "resigned_at",
-                                  *(["repeated"] if repeat is not None else [])))
-    game.move_repeated = repeat is not None and bool(rows) and rows[0][-1]
+    rows = _read_seats(game, user, *(repeat_of or (None, None)))
+    game.move_repeated = any(repeated for *_seat, repeated in rows)
     rows = [row[:5] for row in rows]
     game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
     # What the move's other checks need of the seats, from the same read (under the row lock).
@@ -472,6 +454,34 @@ def _users_seat(game: Game, user, seat: int | None, repeat_of: tuple[dict, Any] 
     if seat not in mine:
         raise NotYourSeat(_("That seat is not yours."))
     return seat
+
+
+# The seats of a locked game and, in the user's row, whether the move is a repeat: the same
+# move (payload) by the user's seat stored after the version its client saw, so the client
+# sends it again without having seen it land (a double click, a retry after a lost answer),
+# and it is answered without a second event. A deliberate repeat, such as buying a second
+# card, comes from a page that shows the first, so its version is past it.
+# One statement, in SQL of its own: under the game's lock every round trip and every
+# millisecond is time the other seats of a large round wait, and the ORM's two queries (or one
+# with a subquery annotation) cost more of both.
+_SEATS_WITH_REPEAT = """SELECT seat."index", seat."user_id", seat."ai_level", seat."standin_level", seat."resigned_at",
+       CASE WHEN seat."user_id" = %(user)s THEN EXISTS (
+           SELECT 1 FROM "{events}" event
+           WHERE event."game_id" = seat."game_id" AND event."seat" = seat."index" AND event."kind" = %(kind)s
+             AND event."seq" > %(since)s AND event."payload" = %(move)s::jsonb
+       ) ELSE false END
+FROM "{seats}" seat WHERE seat."game_id" = %(game)s ORDER BY seat."index"
+"""
+
+
+def _read_seats(game: Game, user, move: dict | None, expected_version: Any) -> list[tuple]:
+    """(index, user_id, ai_level, standin_level, resigned_at, repeated) per seat, by index."""
+    since = expected_version if move is not None and _is_version(expected_version) else game.version
+    sql = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table)
+    with connections[router.db_for_write(Seat)].cursor() as cursor:
+        cursor.execute(sql, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": min(since, game.version),
+                             "move": json.dumps(move), "game": game.pk})
+        return cursor.fetchall()
 
 
 def _check_active(game: Game) -> None:

@@ -93,7 +93,7 @@ def test_under_the_lock_a_submission_makes_one_read_and_one_write(make_user, dja
     sql = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]  # the test's own transaction
     locked = next(i for i, statement in enumerate(sql) if statement.endswith("FOR UPDATE"))
     read, write = sql[locked + 1:]
-    assert read.startswith('SELECT "games_seat"') and '"games_moveevent"' in read
+    assert read.startswith("SELECT") and 'FROM "games_seat"' in read and '"games_moveevent"' in read
     assert 'INSERT INTO "games_moveevent"' in write and 'UPDATE "games_game"' in write
     assert list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seq", "seat")) == [(1, 1), (2, 0)]
     written = Game.objects.get(pk=game.pk)

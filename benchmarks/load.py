@@ -620,11 +620,12 @@ def page_stamps(game_ids: list[int]) -> dict[int, str]:
     return {game.pk: live.stamp_of(game) for game in Game.objects.filter(pk__in=game_ids)}
 
 
-def commit_times(game_ids: list[int]) -> dict[tuple[int, int], float]:
+def commit_times(game_ids: list[int]) -> dict[tuple[int, int], tuple[float, str]]:
+    """(game, version) → when its event was written, and its kind (a player's move, the AI's, a timeout)."""
     from games.models import MoveEvent
 
-    return {(g, s): t.timestamp() for g, s, t in
-            MoveEvent.objects.filter(game_id__in=game_ids).values_list("game_id", "seq", "created_at")}
+    return {(g, s): (t.timestamp(), kind) for g, s, t, kind in
+            MoveEvent.objects.filter(game_id__in=game_ids).values_list("game_id", "seq", "created_at", "kind")}
 
 
 # --- the scenario --------------------------------------------------------------------------
@@ -841,6 +842,10 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     for kind, values in sorted(report["push_latency_by_kind"].items()):
         print(f"  {kind:10} p50 {ms(values, 50)} ms  p95 {ms(values, 95)} ms  max {max(values) * 1000:7.1f} ms "
               f"({len(values)} arrivals)")
+        for event, of_event in sorted(report["push_latency_by_event"].items()):
+            if event.startswith(kind + ",") and len(report["push_latency_by_event"]) > len(report["push_latency_by_kind"]):
+                print(f"    {event[len(kind) + 2:]:18} p50 {ms(of_event, 50)} ms  p95 {ms(of_event, 95)} ms "
+                      f"({len(of_event)} arrivals)")
     probes = report.get("probes") or []
     print(f"  floor, a 1 KiB channel-layer group send to the same sockets: p50 {ms(probes, 50)} ms  "
           f"p95 {ms(probes, 95)} ms ({len(probes)} arrivals of {PROBES} sends to each socket)")
@@ -1063,13 +1068,15 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
         all_ids = [g.pk for g in games] + [r.pk for r in rooms]
         arrivals_at = commit_times(all_ids)
         kinds = {g.pk: "hextension" for g in games} | {r.pk: "hexland" for r in rooms}
-        latencies, by_kind = [], defaultdict(list)
+        latencies, by_kind, by_event = [], defaultdict(list), defaultdict(list)
         for game_id, arrivals in report["arrivals"]:
             for version, arrived in arrivals.items():
-                committed = arrivals_at.get((game_id, version))
+                committed, event = arrivals_at.get((game_id, version), (None, None))
                 if committed is not None and version > 0:
                     latencies.append(max(0.0, arrived - committed))
                     by_kind[kinds[game_id]].append(max(0.0, arrived - committed))
+                    by_event[f"{kinds[game_id]}, {event} events"].append(max(0.0, arrived - committed))
+        report["push_latency_by_event"] = by_event
         report["push_latency"], report["push_latency_by_kind"] = latencies, by_kind
         sizes_by_kind = defaultdict(list)
         for game_id, sizes in stats.push_bytes_by_game.items():

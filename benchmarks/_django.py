@@ -21,6 +21,7 @@ def benchmark_database(prefix: str = "test_"):
     django.setup()
     from django.db import connection
 
+    original_name = connection.settings_dict["NAME"]  # put back at the end: a second use names its own again
     if prefix != "test_":  # a name of its own: never the test suite's database
         connection.settings_dict.setdefault("TEST", {})["NAME"] = prefix + connection.settings_dict["NAME"]
 
@@ -40,7 +41,7 @@ def benchmark_database(prefix: str = "test_"):
             cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
                            "AND pid <> pg_backend_pid() AND usename = current_user")
         with dbroles.as_owner(connection):
-            connection.creation.destroy_test_db(name, verbosity=0)
+            connection.creation.destroy_test_db(original_name, verbosity=0)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -620,6 +620,13 @@ def page_stamps(game_ids: list[int]) -> dict[int, str]:
     return {game.pk: live.stamp_of(game) for game in Game.objects.filter(pk__in=game_ids)}
 
 
+def dropped_announcements(log_dir: Path) -> int:
+    """Group sends channels_redis dropped because a process's queue was full ("N of M channels
+    over capacity", logged whatever the log level: hexsite/settings.py)."""
+    return sum(line.count("over capacity in group") for path in log_dir.glob("*.log")
+               for line in path.read_text(errors="replace").splitlines())
+
+
 def commit_times(game_ids: list[int]) -> dict[tuple[int, int], tuple[float, str]]:
     """(game, version) → when its event was written, and its kind (a player's move, the AI's, a timeout)."""
     from games.models import MoveEvent
@@ -900,6 +907,7 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
         print(f"  {error}")
     print(f"checks: sockets whose last version is not the database's: {len(report['stale_sockets'])}"
           f"{' ' + str(report['stale_sockets'][:5]) if report['stale_sockets'] else ''}")
+    print(f"        group sends dropped by a full channel-layer queue: {report['dropped']}")
     print(f"        games replayed from their events to the cached state, events 1..version, one move per "
           f"player and round: {'all hold' if not problems else str(len(problems)) + ' problems'}")
     for problem in problems[:15]:
@@ -1012,6 +1020,7 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
         figures["burst, moves/s"] = count / max(seconds, 1e-9)
     figures["largest frame KiB"] = max(stats.frame_bytes, default=0) / 1024
     figures["errors"] = len(stats.errors)
+    figures["group sends dropped"] = report["dropped"]
     return figures
 
 
@@ -1093,6 +1102,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
 
         report["pars_queued"] = len(pars)
         report["pars_solved"] = DailyPuzzle.objects.filter(pk__in=pars, par__isnull=False).count()
+        report["dropped"] = dropped_announcements(log_dir)
         if "burst_start" in report:
             report["burst"] = burst_commits(data["hextension_ids"], report["burst_start"])
         if "pages_until" in report:
@@ -1100,7 +1110,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
         print_report(args, stats, report, sampler, {"setup": setup, "total": time.time() - started,
                                                     "load_before": load_before}, problems, committed_count,
                      profiler.top() if args.profile else [])
-    failed = stats.errors or problems or report["stale_sockets"]
+    failed = stats.errors or problems or report["stale_sockets"] or report["dropped"]
     return (1 if failed else 0), headline(stats, report)
 
 

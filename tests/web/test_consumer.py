@@ -388,3 +388,35 @@ def test_a_move_answered_over_http_is_not_sent_again_to_the_pages_own_socket(mak
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_sockets_process_far_behind_still_gets_every_announcement():
+    """All the sockets of one process share one queue in Redis, and channels_redis drops a group
+    send to a full queue without an error: at its default capacity (100) a process a second
+    behind in a burst lost a round's last announcement, and its pages showed the round open."""
+    from channels.layers import get_channel_layer
+
+    behind = 400  # announcements waiting for the process before it reads any of them
+
+    async def scenario():
+        layer = get_channel_layer()
+        sockets = [await layer.new_channel() for _ in range(3)]  # one process's channels: one queue
+        groups = [f"game-far-behind-{n}-{threading.get_ident()}" for n in range(2)]
+        for group in groups:
+            for channel in sockets:
+                await layer.group_add(group, channel)
+        for version in range(behind):
+            await layer.group_send(groups[version % 2], {"type": "game.version", "version": version})
+        for channel in sockets:
+            received = []
+            while len(received) < behind:
+                try:
+                    received.append((await asyncio.wait_for(layer.receive(channel), 3))["version"])
+                except asyncio.TimeoutError:
+                    break  # the rest was dropped
+            assert received == list(range(behind)), f"{behind - len(received)} announcements dropped"
+        for group in groups:
+            for channel in sockets:
+                await layer.group_discard(group, channel)
+
+    run_scenario(scenario)

@@ -7,7 +7,8 @@ The wire (JSON text frames; docs/architecture.md, "The live page"):
   for chat and presence, which are not ordered by the game's version);
   ``{"type": "fetch", "stamp", "ids"}``: regions too large for a frame, to read over HTTP;
   ``{"type": "pong"}``: the answer to a heartbeat.
-- client → server ``{"type": "ping"}`` (the heartbeat; never a database read) and
+- client → server ``{"type": "ping"}`` (the heartbeat; at most once in ``STALE_CHECK_SECONDS``
+  it also reads the game's version, and the page is caught up if an announcement was lost) and
   ``{"type": "sync", "stamp": "V.R"}`` (what the page shows; read only if it is behind; an
   empty stamp asks for every region, as a page does when the answer to its own move is lost).
 
@@ -48,6 +49,12 @@ FRAME_WINDOW_SECONDS = 10
 # sockets' catch-ups one behind the other, each waiting on its own database round trips; on a
 # pool those waits overlap. A consumer still handles its own messages one at a time, in order.
 LIVE_THREADS = getattr(settings, "LIVE_SOCKET_THREADS", 4)
+
+# An announcement can be lost (Redis restarting after its one retry, a full channel-layer queue),
+# and a page then shows an old version until the next one, hours in a correspondence game. On a
+# heartbeat at most this often, a socket reads the game's version (one small query) and catches
+# its page up if the game moved on without it.
+STALE_CHECK_SECONDS = 30.0
 
 
 class _ProcessThreadPool(Executor):
@@ -119,6 +126,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.chat_digest = ""
         self.presence_digest = ""
         self.frames: list[float] = []
+        self.checked_at = time.monotonic()
         if not (self.user and self.user.is_authenticated) or not await self._may_watch():
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
@@ -150,6 +158,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             message = {}
         if not isinstance(message, dict) or message.get("type") == "ping":
             await self.send(text_data='{"type":"pong"}')
+            if time.monotonic() - self.checked_at >= STALE_CHECK_SECONDS and self.page.keys is not None:
+                self.checked_at = time.monotonic()
+                await self._send(await self._catch_up_if_behind())
             return
         if message.get("type") == "sync":
             # A page that says it shows what this socket last sent costs nothing.
@@ -191,6 +202,13 @@ class GameConsumer(AsyncWebsocketConsumer):
     def _catch_up(self, announcement: str | None, page_stamp: str | None = None,
                   received: float | None = None, answered: int | None = None) -> list[str]:
         return catch_up(self.game_id, self.user, self.page, announcement, page_stamp, received, answered)
+
+    @in_live_threads
+    def _catch_up_if_behind(self) -> list[str]:
+        current = selectors.game_version_of(self.game_id)
+        if current is None or live.stamp_of(current) == self.page.stamp:
+            return []
+        return catch_up(self.game_id, self.user, self.page)
 
     @in_live_threads
     def _chat(self) -> list[str]:

@@ -67,6 +67,11 @@ class GameSnapshot:
     turn_events: tuple[tuple[int, int | None], ...]
 
 
+def game_version_of(game_id: int) -> Game | None:
+    """The game with only its version and revision (its stamp), or None: one small read."""
+    return Game.objects.only("version", "revision").filter(pk=game_id).first()
+
+
 def game_snapshot(game_id: int) -> GameSnapshot | None:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))  # as game_for_viewer's
     game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()

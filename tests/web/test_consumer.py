@@ -314,6 +314,45 @@ def test_a_socket_skips_the_announcements_its_page_has_overtaken(make_user, monk
     run_scenario(scenario)
 
 
+def test_a_lost_announcement_is_repaired_by_a_later_heartbeat(make_user, monkeypatch):
+    """An announcement that never arrives (Redis restarting, a full queue) leaves the page at an
+    old version; a heartbeat, at most once in STALE_CHECK_SECONDS, reads the game's version and
+    catches the page up. The other heartbeats read nothing."""
+    from games import realtime
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    reads = []
+    real_version_of = consumers.selectors.game_version_of
+    monkeypatch.setattr(consumers.selectors, "game_version_of", lambda game_id: reads.append(game_id) or real_version_of(game_id))
+
+    async def heartbeat(socket) -> None:
+        await socket.send_to(text_data='{"type":"ping"}')
+        while is_presence(message := await WebsocketCommunicator.receive_from(socket, timeout=5)):
+            pass
+        assert json.loads(message) == {"type": "pong"}
+
+    async def scenario():
+        socket = communicator_for(game, bo, stamp=live.stamp_of(game))
+        assert (await socket.connect())[0]
+        assert await socket.receive_nothing(timeout=0.3)
+        monkeypatch.setattr(realtime, "announce_version", lambda game_id, version: None)  # lost
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=ana, move={"type": "add", "n": 2},
+                                                  expected_version=0)
+        await heartbeat(socket)
+        assert await socket.receive_nothing(timeout=0.5) and reads == []  # too soon: no read
+        monkeypatch.setattr(consumers, "STALE_CHECK_SECONDS", 0.0)
+        await heartbeat(socket)
+        assert 'stamp="1.' in await socket.receive_from(timeout=5)  # caught up to the move
+        await heartbeat(socket)
+        assert await socket.receive_nothing(timeout=0.5)  # current: read, nothing sent
+        assert reads == [game.pk, game.pk]
+        await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
 def test_a_burst_of_versions_is_announced_as_the_first_and_then_the_latest(monkeypatch):
     """A process announces a game's versions at most once per interval: the first at once, the
     ones committed during the interval as one announcement of the latest when it ends (a 100-seat

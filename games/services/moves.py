@@ -2,8 +2,9 @@
 
 ``append_events`` is the only code that appends events: lock the game row, rebuild the state,
 let the engine check and apply, append the events with consecutive ``seq``, bump ``version``,
-refresh the clock (the events and the game's row in one statement); after commit, cache the new state, announce the version and schedule what
-comes next (AI moves, a short turn timer, the end-of-game follow-ups).
+refresh the clock (the events and the game's row in one statement); after commit, cache the new
+state, announce the version and schedule what comes next (AI moves, a short turn timer, the
+end-of-game follow-ups).
 """
 from __future__ import annotations
 
@@ -477,9 +478,9 @@ FROM "{seats}" seat WHERE seat."game_id" = %(game)s ORDER BY seat."index"
 def _read_seats(game: Game, user, move: dict | None, expected_version: Any) -> list[tuple]:
     """(index, user_id, ai_level, standin_level, resigned_at, repeated) per seat, by index."""
     since = expected_version if move is not None and _is_version(expected_version) else game.version
-    sql = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table)
+    statement = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table)
     with connections[router.db_for_write(Seat)].cursor() as cursor:
-        cursor.execute(sql, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": min(since, game.version),
+        cursor.execute(statement, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": min(since, game.version),
                              "move": json.dumps(move), "game": game.pk})
         return cursor.fetchall()
 

@@ -20,12 +20,15 @@ version, a hint to look again, and the pages whose own move was answered over HT
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
+import queue
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
+from contextvars import ContextVar
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
@@ -40,6 +43,7 @@ from hexsite.i18n import language_of_socket
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_TOO_MANY_FRAMES = 4429
+CLOSE_SERVICE_RESTART = 1012  # the page tries again, backing off
 # A client sends a heartbeat every few seconds and a sync after a reconnect: far fewer than this.
 FRAMES_PER_WINDOW = 30
 FRAME_WINDOW_SECONDS = 10
@@ -57,33 +61,83 @@ LIVE_THREADS = getattr(settings, "LIVE_SOCKET_THREADS", 4)
 STALE_CHECK_SECONDS = 30.0
 
 
+# A game whose turn clock is this short or shorter has its players at the table (a live Hexland
+# room: 20 s to 3 min a turn), and its sockets' work goes before that of the games played by
+# correspondence (a Hextension round of days, a game without a clock), whose pages may take a
+# few hundred milliseconds more. In a round's burst, a live room's push no longer waits behind
+# hundreds of catch-ups of correspondence pages.
+LIVE_TURN_SECONDS = 3600
+
+
+def is_live_game(game) -> bool:
+    return game.turn_seconds is not None and game.turn_seconds <= LIVE_TURN_SECONDS
+
+
+# Whether the work a socket hands its threads now is a live game's (set around each hand-off).
+_live_work: ContextVar[bool] = ContextVar("live_socket_work", default=False)
+
+
 class _ProcessThreadPool(Executor):
-    """A thread pool of this process's own, made on first use. A forked child (a test server,
-    a pre-forking server) inherits the parent's pool object but none of its threads: a shared
-    pool would take the child's work and never run it, so each process makes its own."""
+    """The sockets' threads, made on first use in each process: a forked child (a test server, a
+    pre-forking server) inherits the parent's pool object but none of its threads, so each
+    process starts its own. They take live games' work first (``_live_work``), each class in the
+    order it was handed over."""
+
+    _STOP = 2  # after all work
 
     def __init__(self, workers: int):
         self.workers = workers
-        self._pool: ThreadPoolExecutor | None = None
-        self._pid: int | None = None
-        self._lock = threading.Lock()
+        self._forget()
         os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
-        self._pool, self._pid, self._lock = None, None, threading.Lock()
+        self._queue: queue.PriorityQueue | None = None
+        self._threads: list[threading.Thread] = []
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+        self._order = itertools.count()
 
-    def _current(self) -> ThreadPoolExecutor:
+    def _started(self) -> queue.PriorityQueue:
         with self._lock:
-            if self._pool is None or self._pid != os.getpid():
-                self._pool, self._pid = ThreadPoolExecutor(self.workers, thread_name_prefix="live-socket"), os.getpid()
-            return self._pool
+            if self._queue is None or self._pid != os.getpid():
+                self._queue, self._pid = queue.PriorityQueue(), os.getpid()
+                self._threads = [threading.Thread(target=self._work, args=(self._queue,), daemon=True,
+                                                  name=f"live-socket_{n}") for n in range(self.workers)]
+                for thread in self._threads:
+                    thread.start()
+            return self._queue
 
-    def submit(self, fn, /, *args, **kwargs):
-        return self._current().submit(fn, *args, **kwargs)
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        work_queue = self._started()
+        future: Future = Future()
+        work_queue.put((0 if _live_work.get() else 1, next(self._order), future, fn, args, kwargs))
+        return future
+
+    @staticmethod
+    def _work(work_queue: queue.PriorityQueue) -> None:
+        while True:
+            _class, _order, future, fn, args, kwargs = work_queue.get()
+            if future is None:
+                return
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:  # handed to the awaiting coroutine
+                future.set_exception(error)
+            else:
+                future.set_result(result)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        if self._pool is not None and self._pid == os.getpid():
-            self._pool.shutdown(wait, cancel_futures=cancel_futures)
+        with self._lock:
+            if self._queue is None or self._pid != os.getpid():
+                return
+            work_queue, threads, self._queue = self._queue, self._threads, None
+        for _thread in threads:
+            work_queue.put((self._STOP, next(self._order), None, None, (), {}))
+        if wait:
+            for thread in threads:
+                thread.join()
 
 
 _live_threads = _ProcessThreadPool(LIVE_THREADS)
@@ -106,13 +160,23 @@ def close_live_connections(timeout: float = 10) -> None:
 
 def in_live_threads(method):
     """``database_sync_to_async`` on the sockets' own threads (connections closed after each
-    call), in the socket's language (its page's: see hexsite.i18n.language_of_socket)."""
-    @functools.wraps(method)
+    call), in the socket's language (its page's: see hexsite.i18n.language_of_socket), a live
+    game's socket ahead of the others (``self.live_game``)."""
     def in_language(self, *args, **kwargs):
         with translation.override(getattr(self, "language", None)):
             return method(self, *args, **kwargs)
 
-    return DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)
+    on_thread = DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)
+
+    @functools.wraps(method)
+    async def handed_over(self, *args, **kwargs):
+        token = _live_work.set(getattr(self, "live_game", False))
+        try:
+            return await on_thread(self, *args, **kwargs)
+        finally:
+            _live_work.reset(token)
+
+    return handed_over
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -127,6 +191,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.presence_digest = ""
         self.frames: list[float] = []
         self.checked_at = time.monotonic()
+        self.live_game = False  # known once the game is read (_may_watch)
         if not (self.user and self.user.is_authenticated) or not await self._may_watch():
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
@@ -180,10 +245,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         answered = event.get("answered")
         answered = answered.get(self.page.name) if self.page.name and isinstance(answered, dict) else None
+        if isinstance(answered, int):
+            self.page.answered = max(self.page.answered, answered)
         # Taken as the announcement is handled, before the read waits for a thread: any read of
         # the game that starts later includes the change announced (see shared_snapshot).
         await self._send(await self._catch_up(event.get("id"), received=time.monotonic(),
                                               answered=answered if isinstance(answered, int) else None))
+
+    async def channel_layer_lost(self, event):
+        """This process lost Redis (hexsite/channel_layer.py): announcements may be lost with it.
+        The page reconnects with the stamp it shows, once Redis is back, and is sent what it missed."""
+        await self.close(code=CLOSE_SERVICE_RESTART)
 
     async def game_chat(self, event):
         await self._send(await self._chat())
@@ -246,7 +318,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @in_live_threads
     def _may_watch(self) -> bool:
-        return selectors.watched_game(self.game_id, self.user) is not None
+        game = selectors.watched_game(self.game_id, self.user)
+        self.live_game = game is not None and is_live_game(game)
+        return game is not None
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -268,13 +342,15 @@ class GameConsumer(AsyncWebsocketConsumer):
 @dataclass
 class Page:
     """What one socket's page shows: the keys of its regions (None: not known yet), the version
-    and stamp they were drawn at; the name the page gives itself (``live.page_id``)."""
+    and stamp they were drawn at; the name the page gives itself (``live.page_id``); the latest
+    version its own request was answered at over HTTP, as the announcements said."""
 
     keys: dict[str, tuple] | None = None
     version: int = -1
     stamp: str = ""
     several_seats: bool = False
     name: str | None = None
+    answered: int = -1  # the latest version at which an announcement said this page was answered
 
 
 def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
@@ -300,8 +376,9 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
         update = live.Update(stamp, [], keys)
     else:
         shown = page.keys
-        if shown is not None and page.name and live.own_region_changed(view, shown, keys):
-            # The viewer's own regions changed: maybe by the page's own move, whose answer had them.
+        if shown is not None and page.name and _may_have_been_answered(page, snapshot, view.seat) \
+                and live.own_region_changed(view, shown, keys):
+            # The viewer's own regions changed, maybe by the page's own move, whose answer had them.
             answer = live.answered_keys(game_id, page.name)
             if answer is not None and page.version < answer[0] <= game.version:
                 shown = {**shown, **answer[1]}
@@ -309,6 +386,16 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
     page.keys, page.version, page.stamp = update.keys, game.version, update.stamp
     page.several_seats = len(game.seats.all()) > 1
     return live.frames(update.stamp, update.regions) if update.regions else []
+
+
+def _may_have_been_answered(page: Page, snapshot: selectors.GameSnapshot, seat: int | None) -> bool:
+    """Could ``page`` have been answered over HTTP since its socket's last frame? Yes when an
+    announcement said so, or when the viewer's seat moved since (its announcement may not have
+    come yet); not for a spectator, nor for a player whose seat has not moved since: their
+    sockets skip the cache's round trip for the answer's keys."""
+    if page.answered > page.version:
+        return True
+    return seat is not None and snapshot.seat_moved_since(seat, page.version) is not False
 
 
 def _revision(stamp: str) -> int | None:

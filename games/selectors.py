@@ -5,7 +5,7 @@ import copy
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import presence, state_store
@@ -42,29 +42,33 @@ def game_as_written(read: Game, written: Game) -> Game | None:
     return read
 
 
-def watched_game(game_id: int, user, since_version: int | None = None) -> Game | None:
-    """The game's row alone, without its seats, if ``user`` may watch it: what a socket reads on
-    every announcement before it knows whether there is anything to draw. With ``since_version``,
-    the same statement also tells whether every event after it was made by a seat other than
-    ``user``'s (``game.only_others_moved``): their own seat's move, made in another tab, changes
-    what their board shows of their own hand."""
-    games = Game.objects.filter(pk=game_id)
-    if since_version is not None:
-        own = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user=user).values("index") if user and user.is_authenticated else []
-        events = MoveEvent.objects.filter(game=OuterRef("pk"), seq__gt=since_version, seq__lte=OuterRef("version"))
-        games = games.annotate(only_others_moved=~Exists(events.filter(Q(seat__in=own) | Q(seat__isnull=True))))
-    game = games.first()
+def watched_game(game_id: int, user) -> Game | None:
+    """The game's row alone, without its seats, if ``user`` may watch it."""
+    game = Game.objects.filter(pk=game_id).first()
     return game if game is not None and can_watch(game, user) else None
+
+
+# How many of a game's latest events a snapshot names the seats of: enough for a socket a few
+# versions behind to tell whether its viewer's seat moved since (games.consumers).
+RECENT_EVENTS = 32
 
 
 @dataclass(frozen=True)
 class GameSnapshot:
     """One read of a game for everyone a process pushes one announcement to: its row with its
-    seats and their users (what ``game_for_viewer`` reads), and who made each event of the
-    current turn, ``(seq, seat)``."""
+    seats and their users (what ``game_for_viewer`` reads), and who made each of its latest
+    ``RECENT_EVENTS`` events, ``(seq, seat)``, oldest first."""
 
     game: Game
-    turn_events: tuple[tuple[int, int | None], ...]
+    recent_events: tuple[tuple[int, int | None], ...]
+
+    def seat_moved_since(self, seat: int, version: int) -> bool | None:
+        """Did ``seat`` make an event after ``version``? None: not known (older than the snapshot's events)."""
+        if version >= self.game.version:
+            return False
+        if not self.recent_events or self.recent_events[0][0] > version + 1:
+            return None
+        return any(by == seat for seq, by in self.recent_events if seq > version)
 
 
 def game_version_of(game_id: int) -> Game | None:
@@ -77,26 +81,18 @@ def game_snapshot(game_id: int) -> GameSnapshot | None:
     game = Game.objects.filter(pk=game_id).prefetch_related(seats).first()
     if game is None:
         return None
-    events = MoveEvent.objects.filter(game_id=game_id, seq__gt=game.turn_started_version, seq__lte=game.version)
-    return GameSnapshot(game, tuple(events.values_list("seq", "seat")))
+    latest = MoveEvent.objects.filter(game_id=game_id, seq__lte=game.version).order_by("-seq")
+    return GameSnapshot(game, tuple(reversed(latest.values_list("seq", "seat")[:RECENT_EVENTS])))
 
 
-def watched_in(snapshot: GameSnapshot | None, user, since_version: int | None = None) -> Game | None:
-    """What ``watched_game`` answers, from a snapshot shared by many sockets: the same checks,
-    with ``only_others_moved`` worked out from the current turn's events. Since a version from
-    before the current turn, it is False: the events are not in the snapshot, and a new turn
-    calls for the whole board whoever moved."""
+def watched_in(snapshot: GameSnapshot | None, user) -> Game | None:
+    """What ``watched_game`` answers, from a snapshot shared by many sockets."""
     if snapshot is None:
         return None
     shared = snapshot.game
     if not can_watch(shared, user):
         return None
-    game = copy.copy(shared)  # the snapshot is shared: each socket's answer is its own object
-    if since_version is not None:
-        own = {seat.index for seat in shared.seats.all() if user and user.is_authenticated and seat.user_id == user.pk}
-        game.only_others_moved = since_version >= shared.turn_started_version and all(
-            seat is not None and seat not in own for seq, seat in snapshot.turn_events if seq > since_version)
-    return game
+    return copy.copy(shared)  # the snapshot is shared: each socket's answer is its own object
 
 
 def plays_in(game: Game, user) -> bool:

@@ -237,20 +237,14 @@ CACHES = {
     }
 }
 
-CHANNEL_LAYER_CAPACITY = int(os.environ.get("CHANNEL_LAYER_CAPACITY", "5000"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        # A socket waits on Redis with 5 s blocking pops; redis-py's own read timeout (5 s by
-        # default in redis-py 8) must be longer, or every idle socket's consumer dies at 5 s.
+        # channels_redis's Pub/Sub layer: an announcement is one message per process, not one per
+        # socket, and no process's sockets share a queue in Redis (hexsite/channel_layer.py).
+        "BACKEND": "hexsite.channel_layer.GameChannelLayer",
+        # Pub/Sub reads wait at most 0.1 s; a command to a Redis that hangs fails after 30 s.
         "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                   "prefix": os.environ.get("CHANNELS_PREFIX", "hexsite"),
-                   # All the sockets of one process share one queue in Redis, and a group send
-                   # to a full queue is dropped without an error (channels_redis logs it at INFO:
-                   # see LOGGING). At the default 100, a sockets' process a second behind in a
-                   # burst lost a round's last announcement, and its pages showed the round open
-                   # until the next move. Messages are a few hundred bytes and expire in 60 s.
-                   "capacity": CHANNEL_LAYER_CAPACITY},
+                   "prefix": os.environ.get("CHANNELS_PREFIX", "hexsite")},
     }
 }
 
@@ -414,9 +408,6 @@ LOGGING = {
     # answered 400: one warning line each, not Django's ERROR with a traceback (hexsite/logfilters.py).
     "filters": {"refused_request": {"()": "hexsite.logfilters.RefusedRequestFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {**{name: {"filters": ["refused_request"]} for name in REFUSED_REQUEST_LOGGERS},
-                # "N of M channels over capacity": announcements dropped (see CHANNEL_LAYERS),
-                # which must show whatever LOG_LEVEL says.
-                "channels_redis.core": {"level": "INFO"}},
+    "loggers": {name: {"filters": ["refused_request"]} for name in REFUSED_REQUEST_LOGGERS},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -430,9 +430,11 @@ def test_a_move_answered_over_http_is_not_sent_again_to_the_pages_own_socket(mak
 
 
 def test_a_sockets_process_far_behind_still_gets_every_announcement():
-    """All the sockets of one process share one queue in Redis, and channels_redis drops a group
-    send to a full queue without an error: at its default capacity (100) a process a second
-    behind in a burst lost a round's last announcement, and its pages showed the round open."""
+    """A process that reads its announcements late gets every one of them. (With channels_redis's
+    list layer, all the sockets of a process shared one queue in Redis, and a group send to a full
+    queue was dropped without an error: at its default capacity, 100, a process a second behind in
+    a burst lost a round's last announcement, and its pages showed the round open. The Pub/Sub
+    layer keeps each socket's messages in the process: hexsite/channel_layer.py.)"""
     from channels.layers import get_channel_layer
 
     behind = 400  # announcements waiting for the process before it reads any of them
@@ -444,6 +446,10 @@ def test_a_sockets_process_far_behind_still_gets_every_announcement():
         for group in groups:
             for channel in sockets:
                 await layer.group_add(group, channel)
+        for group in groups:  # subscribed: a first message through each group arrives
+            await layer.group_send(group, {"type": "game.version", "version": -1})
+            for channel in sockets:
+                assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == -1
         for version in range(behind):
             await layer.group_send(groups[version % 2], {"type": "game.version", "version": version})
         for channel in sockets:
@@ -459,3 +465,58 @@ def test_a_sockets_process_far_behind_still_gets_every_announcement():
                 await layer.group_discard(group, channel)
 
     run_scenario(scenario)
+
+
+def test_only_a_page_that_may_have_been_answered_reads_its_answers_keys(make_user, monkeypatch):
+    """A catch-up whose viewer's own regions changed reads the keys of the page's latest HTTP
+    answer only when the page may have had one since its last frame (an announcement said so, or
+    its seat moved): a spectator's or a waiting player's socket makes no round trip for them."""
+    ana, bo, cy = make_user(), make_user(), make_user()
+    game = toy_game(ana, bo)
+    reads: list[str] = []
+    read = live.answered_keys
+    monkeypatch.setattr(live, "answered_keys", lambda game_id, page: reads.append(page) or read(game_id, page))
+    pages = {user: consumers.Page(name=f"page-of-{user.pk:04d}") for user in (ana, bo, cy)}
+    for user in (ana, bo, cy):
+        consumers.catch_up(game.pk, user, pages[user])
+
+    services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 2}, expected_version=0)
+    live.answer(live.LiveView(Game.objects.get(pk=game.pk), ana), "token", page=pages[ana].name)
+    for user in (bo, cy):
+        assert consumers.catch_up(game.pk, user, pages[user]), "Bo's and Cy's pages are sent version 1"
+    assert reads == []
+    assert consumers.catch_up(game.pk, ana, pages[ana]) == [], "Ana's answer had every region"
+    assert reads == [pages[ana].name]
+
+    # An announcement says Bo's page was answered at version 2 (a write of his), then Ana moves:
+    # his socket reads what that answer sent.
+    services.submit_move(game_id=game.pk, user=bo, move={"type": "add", "n": 1}, expected_version=1)
+    services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": 1}, expected_version=2)
+    pages[bo].answered = 2  # as GameConsumer.game_version records it
+    consumers.catch_up(game.pk, bo, pages[bo])
+    assert reads == [pages[ana].name, pages[bo].name]
+    assert consumers.catch_up(game.pk, cy, pages[cy]) and reads == [pages[ana].name, pages[bo].name]
+
+
+def test_a_live_games_socket_work_goes_before_correspondence_work_already_waiting(make_user):
+    """The sockets' threads take a live room's catch-up (a turn clock of minutes) before the
+    catch-ups of correspondence games queued ahead of it; within each class, first come first."""
+    ana, bo = make_user(), make_user()
+    assert consumers.is_live_game(toy_game(ana, bo, turn_seconds=60))
+    assert not consumers.is_live_game(toy_game(ana, bo, turn_seconds=3 * 86400))
+    assert not consumers.is_live_game(toy_game(ana, bo))  # no clock: nobody waits on one
+
+    pool = consumers._ProcessThreadPool(1)
+    busy, order = threading.Event(), []
+    pool.submit(busy.wait, 5)  # the one thread is drawing
+    futures = []
+    for name, live_game in [("hextension 1", False), ("hextension 2", False), ("room", True), ("hextension 3", False),
+                            ("room again", True)]:
+        token = consumers._live_work.set(live_game)
+        futures.append(pool.submit(order.append, name))
+        consumers._live_work.reset(token)
+    busy.set()
+    for future in futures:
+        future.result(5)
+    pool.shutdown()
+    assert order == ["room", "room again", "hextension 1", "hextension 2", "hextension 3"]

@@ -61,10 +61,10 @@ LIVE_THREADS = getattr(settings, "LIVE_SOCKET_THREADS", 4)
 STALE_CHECK_SECONDS = 30.0
 
 
-# A game whose turn clock is this short or shorter has its players at the table (a live Hexland
-# room: 20 s to 3 min a turn), and its sockets' work goes before that of the games played by
-# correspondence (a Hextension round of days, a game without a clock), whose pages may take a
-# few hundred milliseconds more. In a round's burst, a live room's push no longer waits behind
+# A game whose turn clock is this short or shorter has its players at the table (a live room:
+# 20 s to 3 min a turn), and its sockets' work goes before that of the games played by
+# correspondence (rounds of days, or no clock at all), whose pages may take a few hundred
+# milliseconds more. In a large round's burst, a live room's push no longer waits behind
 # hundreds of catch-ups of correspondence pages.
 LIVE_TURN_SECONDS = 3600
 

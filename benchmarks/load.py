@@ -175,6 +175,7 @@ class Sampler:
         self.cpu: dict[str, list[float]] = defaultdict(list)
         self.rss: dict[str, list[float]] = defaultdict(list)
         self.connections: list[int] = []
+        self.times: list[float] = []  # when each sample was taken (its CPU is the second before)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -194,6 +195,7 @@ class Sampler:
                 groups["redis-server"] = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "redis-server"
                                           and _listens_on(p, os.environ["REDIS_URL"])]
                 groups["harness (clients)"] = [me]
+                self.times.append(time.time())
                 for name, processes in groups.items():
                     cpu = rss = 0.0
                     for process in processes:
@@ -207,6 +209,16 @@ class Sampler:
                             pass
                     self.cpu[name].append(cpu)
                     self.rss[name].append(rss / 2**20)
+
+    def core_seconds(self, start: float, end: float) -> dict[str, float]:
+        """CPU each group used between start and end, in seconds of one core (whole samples: each
+        is the mean over the second before it)."""
+        used = {}
+        for name, samples in self.cpu.items():
+            offset = len(self.times) - len(samples)  # a group that appeared late has fewer samples
+            used[name] = sum(cpu / 100 for i, cpu in enumerate(samples)
+                             if start < self.times[i + offset] <= end + 1.0)
+        return used
 
     def __enter__(self):
         self._thread.start()
@@ -320,6 +332,10 @@ class Stats:
     moves_stale: int = 0
     socket_retries: int = 0
     move_latency: list[float] = field(default_factory=list)
+    # The same, by when the move was sent: "rounds" (spread over a few seconds), "burst" (from
+    # the burst's start: every seat within one second, so its moves queue by design).
+    move_latency_by_phase: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    phase: str = "rounds"
     push_bytes: list[int] = field(default_factory=list)
     push_bytes_by_game: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     frame_bytes: list[int] = field(default_factory=list)  # every frame a socket got, probes and presence too
@@ -424,7 +440,7 @@ class Socket:
 
 async def post_move(http, base: str, player: Player, game_id: int, move: dict, version: int, stats: Stats,
                     game_kind: str) -> int:
-    start = time.perf_counter()
+    start, phase = time.perf_counter(), stats.phase
     page = player.sockets.get(game_id)
     named = {"X-Live-Page": page.name} if page else {}
     try:
@@ -440,6 +456,7 @@ async def post_move(http, base: str, player: Player, game_id: int, move: dict, v
         stats.error(f"move {game_id}: {type(error).__name__}: {error}")
         return 0
     stats.move_latency.append(time.perf_counter() - start)
+    stats.move_latency_by_phase[phase].append(stats.move_latency[-1])
     if status == 200:
         stats.moves_ok[game_kind] += 1
     elif status == 409:  # the game moved on meanwhile (an AI, a timer): live play's normal refusal
@@ -703,6 +720,7 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
             for game_id, seat, _ in data["submitters"]:
                 prepared[(game_id, seat)] = await asyncio.to_thread(hextension_move, game_id, seat)
             report["burst_start"] = time.time()
+            stats.phase = "burst"
             await play_round(args.rounds + 1, 1.0)
         await pages_task
         stop_rooms.set()
@@ -872,6 +890,9 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     print(f"  sockets closed by the server: {dropped} of {report['sockets']}")
     print(f"  move requests: p50 {ms(stats.move_latency, 50)} ms  p95 {ms(stats.move_latency, 95)} ms  "
           f"p99 {ms(stats.move_latency, 99)} ms")
+    for phase, values in sorted(stats.move_latency_by_phase.items(), key=lambda item: item[0] != "rounds"):
+        print(f"    sent {'in the rounds' if phase == 'rounds' else 'from the burst on'}: p50 {ms(values, 50)} ms  "
+              f"p95 {ms(values, 95)} ms ({len(values)} moves)")
     delays = report.get("ai_delays") or []
     print(f"  AI moves (Hexland): wait for a worker and run, p50 {ms(delays, 50)} ms  p95 {ms(delays, 95)} ms  "
           f"max {max(delays, default=0) * 1000:7.1f} ms ({len(delays)} moves; {report.get('pars_queued', 0)} pars queued, "
@@ -886,6 +907,12 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
         count, seconds = report["burst"]
         print(f"burst: every seat submits within 1 s: {count} moves committed in {seconds:.2f} s = "
               f"{count / max(seconds, 1e-9):.0f}/s")
+        used = sampler.core_seconds(report["burst_start"], report["burst_start"] + seconds)
+        if count and used:
+            print(f"  CPU while it lasted, ms of one core per committed move (pages were read meanwhile): "
+                  f"{1000 * sum(used.values()) / count:.0f} in all; "
+                  + ", ".join(f"{name} {1000 * value / count:.0f}"
+                              for name, value in sorted(used.items(), key=lambda item: -item[1]) if value >= 0.05))
     if "pages_moves" in report:
         print(f"pages were read while the games committed {report['pages_moves']} events "
               f"({report['pages_moves'] / max(1e-9, report['pages_until'] - report['pages_from']):.1f}/s)")
@@ -1008,6 +1035,7 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
     by_kind = report["push_latency_by_kind"]
     figures = {
         "moves p50 ms": p(stats.move_latency, 50), "moves p95 ms": p(stats.move_latency, 95),
+        "moves p95 ms, rounds": p(stats.move_latency_by_phase.get("rounds", []), 95),
         "pushes p50 ms": p(report["push_latency"], 50), "pushes p95 ms": p(report["push_latency"], 95),
         "hexland pushes p95 ms": p(by_kind.get("hexland", []), 95),
         "hextension pushes p95 ms": p(by_kind.get("hextension", []), 95),

@@ -335,6 +335,7 @@ class Stats:
     # The same, by when the move was sent: "rounds" (spread over a few seconds), "burst" (from
     # the burst's start: every seat within one second, so its moves queue by design).
     move_latency_by_phase: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    move_latency_by_kind: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     phase: str = "rounds"
     push_bytes: list[int] = field(default_factory=list)
     push_bytes_by_game: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
@@ -457,6 +458,7 @@ async def post_move(http, base: str, player: Player, game_id: int, move: dict, v
         return 0
     stats.move_latency.append(time.perf_counter() - start)
     stats.move_latency_by_phase[phase].append(stats.move_latency[-1])
+    stats.move_latency_by_kind[game_kind].append(stats.move_latency[-1])
     if status == 200:
         stats.moves_ok[game_kind] += 1
     elif status == 409:  # the game moved on meanwhile (an AI, a timer): live play's normal refusal
@@ -893,6 +895,8 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     for phase, values in sorted(stats.move_latency_by_phase.items(), key=lambda item: item[0] != "rounds"):
         print(f"    sent {'in the rounds' if phase == 'rounds' else 'from the burst on'}: p50 {ms(values, 50)} ms  "
               f"p95 {ms(values, 95)} ms ({len(values)} moves)")
+    for kind, values in sorted(stats.move_latency_by_kind.items()):
+        print(f"    {kind:10} p50 {ms(values, 50)} ms  p95 {ms(values, 95)} ms ({len(values)} moves)")
     delays = report.get("ai_delays") or []
     print(f"  AI moves (Hexland): wait for a worker and run, p50 {ms(delays, 50)} ms  p95 {ms(delays, 95)} ms  "
           f"max {max(delays, default=0) * 1000:7.1f} ms ({len(delays)} moves; {report.get('pars_queued', 0)} pars queued, "
@@ -1036,6 +1040,7 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
     figures = {
         "moves p50 ms": p(stats.move_latency, 50), "moves p95 ms": p(stats.move_latency, 95),
         "moves p95 ms, rounds": p(stats.move_latency_by_phase.get("rounds", []), 95),
+        "hexland moves p95 ms": p(stats.move_latency_by_kind.get("hexland", []), 95),
         "pushes p50 ms": p(report["push_latency"], 50), "pushes p95 ms": p(report["push_latency"], 95),
         "hexland pushes p95 ms": p(by_kind.get("hexland", []), 95),
         "hextension pushes p95 ms": p(by_kind.get("hextension", []), 95),

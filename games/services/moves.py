@@ -8,6 +8,7 @@ end-of-game follow-ups).
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from django.db.models import sql
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import jobs, move_input, realtime, state_store
+from games import jobs, move_input, realtime, rows, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion, as_sentence
 from games.models import Game, MoveEvent, Seat
 from games.protocol import Engine, IllegalMove
@@ -56,10 +57,10 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
     if not isinstance(move, dict):
         raise BadMove(_("A move must be a JSON object with a type."))
     with transaction.atomic():
-        game = lock_game(game_id)
+        game, seat_rows = _lock_with_seats(game_id, user, move, expected_version)
         engine = get_engine(game.kind)
         move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
-        seat_index = _users_seat(game, user, seat, repeat_of=(move, expected_version))
+        seat_index = _users_seat(game, user, seat, rows=seat_rows)
         if game.move_repeated:
             # A double click, or a retry after a lost answer: that move is in, once.
             return Applied(game, state_store.load(game))
@@ -432,13 +433,14 @@ def lock_game(game_id: int) -> Game:
         raise GameNotFound(_("There is no such game.")) from None
 
 
-def _users_seat(game: Game, user, seat: int | None, repeat_of: tuple[dict, Any] | None = None) -> int:
-    """The user's seat in a locked game, from one read of its seats. With ``repeat_of`` (a move
-    and the version its client saw), the same read says whether that move is already in
-    (``game.move_repeated``)."""
+def _users_seat(game: Game, user, seat: int | None, rows: list[tuple] | None = None) -> int:
+    """The user's seat in a locked game, from one read of its seats (``rows``: read with the
+    lock, ``_lock_with_seats``, which also says whether the move is already in:
+    ``game.move_repeated``)."""
     if user is None or not user.is_authenticated:
         raise NotYourSeat(_("Log in to play."))
-    rows = _read_seats(game, user, *(repeat_of or (None, None)))
+    if rows is None:
+        rows = _read_seats(game, user, None, None)
     game.move_repeated = any(repeated for *_seat, repeated in rows)
     rows = [row[:5] for row in rows]
     game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
@@ -469,20 +471,47 @@ _SEATS_WITH_REPEAT = """SELECT seat."index", seat."user_id", seat."ai_level", se
        CASE WHEN seat."user_id" = %(user)s THEN EXISTS (
            SELECT 1 FROM "{events}" event
            WHERE event."game_id" = seat."game_id" AND event."seat" = seat."index" AND event."kind" = %(kind)s
-             AND event."seq" > %(since)s AND event."payload" = %(move)s::jsonb
+             AND event."seq" > {since} AND event."payload" = %(move)s::jsonb
        ) ELSE false END
 FROM "{seats}" seat WHERE seat."game_id" = %(game)s ORDER BY seat."index"
 """
+# The version after which a stored move counts as a repeat: the one the client saw, never past
+# the game's (a NULL, when the client named none, is the game's: LEAST ignores it).
+_SINCE = 'LEAST(%(since)s::bigint, (SELECT game."version" FROM "{games}" game WHERE game."id" = %(game)s))'
 
 
 def _read_seats(game: Game, user, move: dict | None, expected_version: Any) -> list[tuple]:
     """(index, user_id, ai_level, standin_level, resigned_at, repeated) per seat, by index."""
     since = expected_version if move is not None and _is_version(expected_version) else game.version
-    statement = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table)
+    statement = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table, since="%(since)s")
     with connections[router.db_for_write(Seat)].cursor() as cursor:
         cursor.execute(statement, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": min(since, game.version),
                              "move": json.dumps(move), "game": game.pk})
         return cursor.fetchall()
+
+
+@functools.cache
+def _lock_with_seats_statement() -> str:
+    game = rows.columns(Game, "locked")
+    return (f'SELECT {game.sql} FROM "{Game._meta.db_table}" locked WHERE locked."id" = %(game)s FOR UPDATE; '
+            + _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table,
+                                        since=_SINCE.format(games=Game._meta.db_table)))
+
+
+def _lock_with_seats(game_id: int, user, move: dict, expected_version: Any) -> tuple[Game, list[tuple]]:
+    """``lock_game``, then ``_read_seats`` for ``move`` at ``expected_version``, in one round
+    trip: the first two statements of a move, which every other move of the game waits for."""
+    since = expected_version if _is_version(expected_version) and abs(expected_version) < 2**62 else None
+    with connections[router.db_for_write(Game)].cursor() as cursor:
+        cursor.execute(_lock_with_seats_statement(), {
+            "user": getattr(user, "pk", None), "kind": MoveEvent.Kind.MOVE, "since": since,
+            "move": json.dumps(move), "game": int(game_id)})
+        row = cursor.fetchone()
+        cursor.nextset()
+        seats = cursor.fetchall()
+    if row is None:
+        raise GameNotFound(_("There is no such game."))
+    return rows.columns(Game, "locked").instance(row), seats
 
 
 def _check_active(game: Game) -> None:

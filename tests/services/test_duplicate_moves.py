@@ -82,8 +82,9 @@ def test_a_form_posted_twice_gets_two_answers_and_one_event(make_user):
 
 @pytest.mark.django_db
 def test_under_the_lock_a_submission_makes_one_read_and_one_write(make_user, django_capture_on_commit_callbacks):
-    """Every statement under the game's row lock is time the other seats of a large round wait:
-    the seats are read with the check for a repeat, the events stored with the game's row."""
+    """Every round trip under the game's row lock is time the other seats of a large round wait:
+    the lock, the seats and the check for a repeat go in one; the events, with the game's row, in
+    the other."""
     ana, bo = make_user(), make_user()
     game = hextension_game(ana, bo)
     with django_capture_on_commit_callbacks(execute=True):  # the state is cached after commit, as in production
@@ -91,8 +92,8 @@ def test_under_the_lock_a_submission_makes_one_read_and_one_write(make_user, dja
     with CaptureQueriesContext(connection) as queries:  # ana's page is from before bo's move
         services.submit_move(game_id=game.pk, user=ana, move=placement(game, 0), expected_version=0)
     sql = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]  # the test's own transaction
-    locked = next(i for i, statement in enumerate(sql) if statement.endswith("FOR UPDATE"))
-    read, write = sql[locked + 1:]
+    locked = next(i for i, statement in enumerate(sql) if "FOR UPDATE" in statement)
+    read, write = sql[locked:]
     assert read.startswith("SELECT") and 'FROM "games_seat"' in read and '"games_moveevent"' in read
     assert 'INSERT INTO "games_moveevent"' in write and 'UPDATE "games_game"' in write
     assert list(MoveEvent.objects.filter(game=game).order_by("seq").values_list("seq", "seat")) == [(1, 1), (2, 0)]

@@ -36,8 +36,8 @@ def post_placement(client, game: Game, seat: int):
 
 
 def seat_reads(sql: list[str]) -> int:
-    """Reads of the seats with their players (game_for_viewer's prefetch)."""
-    return sum(1 for q in sql if q.startswith('SELECT "games_seat"') and 'JOIN "accounts_user"' in q)
+    """Reads of the seats with their players (game_for_viewer's, with the game's row)."""
+    return sum(1 for q in sql if 'FROM "games_seat"' in q and 'JOIN "accounts_user"' in q)
 
 
 def status_html(answer: dict) -> str:

@@ -1,0 +1,87 @@
+"""The read every page, move and push starts with (``selectors._game_with_seats``): one round
+trip, and the very objects the ORM's ``prefetch_related``/``select_related`` read gives."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.models import Prefetch
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import selectors, services, state_store
+from games.errors import GameNotFound
+from games.hextension import engine as hextension
+from games.models import Game, MoveEvent, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def orm_read(game_id: int) -> Game:
+    return Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(pk=game_id)
+
+
+def fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+def assert_same_game(read: Game, expected: Game) -> None:
+    assert fields(read) == fields(expected)
+    with CaptureQueriesContext(connection) as asked:
+        seats = list(read.seats.all())
+        users = [seat.user for seat in seats]
+        games = [seat.game for seat in seats]
+    assert len(asked) == 0, [q["sql"] for q in asked]  # all in the one read
+    assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected.seats.all()]
+    assert [fields(user) if user else None for user in users] == \
+        [fields(seat.user) if seat.user else None for seat in expected.seats.all()]
+    assert all(game is read for game in games)
+
+
+def play_rounds(game: Game, users, rounds: int) -> None:
+    for _ in range(rounds):
+        for seat, user in enumerate(users):
+            current = Game.objects.get(pk=game.pk)
+            view = hextension.view(state_store.load(current), seat)
+            empty = next(c for c in hextension.CELLS if c not in view["seats"][seat]["board"])
+            services.submit_move(game_id=game.pk, user=user, move={"type": "place", "placements": {view["drawn"][0]: empty}},
+                                 expected_version=current.version)
+
+
+def test_a_game_is_read_in_one_round_trip_as_the_orm_reads_it(make_user):
+    ana, bo, cy = make_user(), make_user(), make_user()
+    bo.display_name = "Bo"
+    bo.save()
+    game = services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 1}, created_by=None,
+                                players=[ana, bo, cy], turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    play_rounds(game, [ana, bo, cy], 12)  # 36 events: more than a snapshot names
+    Seat.objects.filter(game=game, index=2).update(resigned_at=timezone.now(), standin_level="greedy")
+    expected = orm_read(game.pk)
+    assert expected.config and expected.awaiting and expected.clock  # JSON fields, read as the ORM converts them
+
+    with CaptureQueriesContext(connection) as asked:
+        snapshot = selectors.game_snapshot(game.pk)
+    assert len(asked) == 1
+    assert_same_game(snapshot.game, expected)
+    latest = MoveEvent.objects.filter(game=game).order_by("-seq").values_list("seq", "seat")[:selectors.RECENT_EVENTS]
+    assert snapshot.recent_events == tuple(reversed(latest)) and len(snapshot.recent_events) == selectors.RECENT_EVENTS
+
+    with CaptureQueriesContext(connection) as asked:
+        watched = selectors.game_for_viewer(game.pk, bo)
+    assert len(asked) == 1
+    assert_same_game(watched, expected)
+
+
+def test_an_open_game_with_free_and_ai_seats_and_a_missing_game(make_user):
+    ana = make_user()
+    game = services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 1}, created_by=ana,
+                                ai_seats={1: "greedy"}, turn_seconds=86400)
+    expected = orm_read(game.pk)
+    assert [seat.user for seat in expected.seats.all()][1:] == [None, None]
+    assert_same_game(selectors.game_for_viewer(game.pk, ana), expected)
+    assert selectors.game_snapshot(game.pk).recent_events == ()
+
+    assert selectors.game_snapshot(game.pk + 1000) is None
+    with pytest.raises(GameNotFound):
+        selectors.game_for_viewer(game.pk + 1000, ana)
+

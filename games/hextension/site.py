@@ -9,14 +9,15 @@ from games.sites import GameSite
 
 
 def _own_part(live) -> tuple:
-    """What the seat's own region shows: the round, its own board and placement, whether it
-    plays. Other seats' submissions within the round change none of it."""
-    view = live.seat_view
-    if live.seat is None:
-        return (view.get("round"), view.get("over"))
-    own = view["seats"][live.seat]
-    return (view.get("round"), view.get("over"), live.your_move, own["score"], own["out"], own["nmr"],
-            tuple(own["board"].items()), tuple(sorted((view.get("pending") or {}).items())))
+    """What the seat's own region shows (its board, the tiles to place, its placement, score,
+    rank, whether it plays) changes only when a round closes, when the game ends, and when the
+    seat itself moves: its submission, or the timeout or stand-in's move played for it, which
+    take it out of the seats the game awaits. Other seats' submissions change none of it. So the
+    key is read from the game's row, and no seat's view is computed to tell (a 100-seat round's
+    every announcement was a view per socket). tests/web/test_hextension_own_part.py plays
+    rounds and checks that the key changes whenever the view's own part does."""
+    game = live.game
+    return (game.turn_started_version, game.status, live.your_move)
 
 
 def _round(live) -> int:

@@ -28,8 +28,10 @@ DEBUG off. What drives it (one asyncio process, aiohttp):
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
 group send to the same sockets); bytes per push (by game kind), the largest frame, bytes of all
-frames and by region, sockets the server closed; moves committed
-per second; errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
+frames and by region, sockets the server closed; move requests p50/p95/p99, also split into
+those sent in the rounds and from the burst on (the burst's queue by design: 180 moves in one
+second) and by game; moves committed per second, and in the burst, with the CPU each process
+used while the burst lasted, per committed move (from the once-a-second samples); errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
 must be 0); CPU and memory per process (psutil); PostgreSQL connections in use. Then the checks:
 each socket's last version is its game's version in the database, every game replays from its
 events to the state the site cached, and every game's events run 1..version, with exactly one

@@ -56,11 +56,12 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
     """A player's move. Refusals raise a GameError (404, 403, 409 or 400) and write nothing."""
     if not isinstance(move, dict):
         raise BadMove(_("A move must be a JSON object with a type."))
+    move_input.check_plain_json(move)  # before it is sent to the database for the repeat check
     with transaction.atomic():
         game, seat_rows = _lock_with_seats(game_id, user, move, expected_version)
         engine = get_engine(game.kind)
         move_input.validate_move(engine, move)  # the edge checks too; no caller may skip it
-        seat_index = _users_seat(game, user, seat, rows=seat_rows)
+        seat_index = _users_seat(game, user, seat, seat_rows=seat_rows)
         if game.move_repeated:
             # A double click, or a retry after a lost answer: that move is in, once.
             return Applied(game, state_store.load(game))
@@ -433,16 +434,16 @@ def lock_game(game_id: int) -> Game:
         raise GameNotFound(_("There is no such game.")) from None
 
 
-def _users_seat(game: Game, user, seat: int | None, rows: list[tuple] | None = None) -> int:
-    """The user's seat in a locked game, from one read of its seats (``rows``: read with the
-    lock, ``_lock_with_seats``, which also says whether the move is already in:
+def _users_seat(game: Game, user, seat: int | None, seat_rows: list[tuple] | None = None) -> int:
+    """The user's seat in a locked game, from one read of its seats (``seat_rows``: read with
+    the lock by ``_lock_with_seats``, which also says whether the move is already in:
     ``game.move_repeated``)."""
     if user is None or not user.is_authenticated:
         raise NotYourSeat(_("Log in to play."))
-    if rows is None:
-        rows = _read_seats(game, user, None, None)
-    game.move_repeated = any(repeated for *_seat, repeated in rows)
-    rows = [row[:5] for row in rows]
+    if seat_rows is None:
+        seat_rows = _read_seats(game, user)
+    game.move_repeated = any(repeated for *_seat, repeated in seat_rows)
+    rows = [row[:5] for row in seat_rows]
     game._ai_seat_indexes = {index for index, _user, ai, standin, _resigned in rows if ai or standin}  # one query serves both
     # What the move's other checks need of the seats, from the same read (under the row lock).
     game._seat_rows = {index: (standin, resigned) for index, _user, _ai, standin, resigned in rows}
@@ -480,13 +481,13 @@ FROM "{seats}" seat WHERE seat."game_id" = %(game)s ORDER BY seat."index"
 _SINCE = 'LEAST(%(since)s::bigint, (SELECT game."version" FROM "{games}" game WHERE game."id" = %(game)s))'
 
 
-def _read_seats(game: Game, user, move: dict | None, expected_version: Any) -> list[tuple]:
-    """(index, user_id, ai_level, standin_level, resigned_at, repeated) per seat, by index."""
-    since = expected_version if move is not None and _is_version(expected_version) else game.version
+def _read_seats(game: Game, user) -> list[tuple]:
+    """(index, user_id, ai_level, standin_level, resigned_at, repeated) per seat, by index, of a
+    locked game, for a write that is not a move (``repeated`` is then false)."""
     statement = _SEATS_WITH_REPEAT.format(events=MoveEvent._meta.db_table, seats=Seat._meta.db_table, since="%(since)s")
     with connections[router.db_for_write(Seat)].cursor() as cursor:
-        cursor.execute(statement, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": min(since, game.version),
-                             "move": json.dumps(move), "game": game.pk})
+        cursor.execute(statement, {"user": user.pk, "kind": MoveEvent.Kind.MOVE, "since": game.version,
+                                   "move": json.dumps(None), "game": game.pk})
         return cursor.fetchall()
 
 

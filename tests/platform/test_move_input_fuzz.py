@@ -371,7 +371,7 @@ def test_finding_4_deep_nesting_is_a_400(client, make_user):
         deep = [deep]
     with pytest.raises(BadMove, match="nested too deeply"):
         services.submit_move(game_id=game.pk, user=ana, move={"type": "add", "n": deep}, expected_version=0)
-    # Nor what PostgreSQL's JSON refuses (the move is compared with stored ones under the lock).
+    # Nor what PostgreSQL's JSON refuses (the move is compared with stored ones as the lock is taken).
     for bad in ({"type": "add", "n": float("nan")}, {"type": "add", "n": "a\x00b"}):
         with pytest.raises(BadMove):
             services.submit_move(game_id=game.pk, user=ana, move=bad, expected_version=0)

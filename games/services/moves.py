@@ -509,8 +509,9 @@ def _as_stored(move: Any) -> str:
 
 
 def _lock_with_seats(game_id: int, user, move: dict, expected_version: Any) -> tuple[Game, list[tuple]]:
-    """``lock_game``, then ``_read_seats`` for ``move`` at ``expected_version``, in one round
-    trip: the first two statements of a move, which every other move of the game waits for."""
+    """``lock_game``, then the seats with the check for a repeat of ``move`` sent at
+    ``expected_version`` (``_SEATS_WITH_REPEAT``), in one round trip: the first two statements
+    of a move, which every other move of the game waits for."""
     since = expected_version if _is_version(expected_version) and abs(expected_version) < 2**62 else None
     with connections[router.db_for_write(Game)].cursor() as cursor:
         cursor.execute(_lock_with_seats_statement(), {

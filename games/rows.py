@@ -12,7 +12,11 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
+from django.db.models import Model
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,7 @@ class Columns:
     attnames: tuple[str, ...]
     converters: tuple[tuple[int, tuple, Any], ...]  # (position, converters, column expression)
     sql: str  # the columns for a SELECT, prefixed with the table's alias
+    plain: bool  # made without Model.__init__ (``_is_plain``)
 
     def instance(self, values) -> Any:
         """A model instance from ``values``, in the order of ``sql``'s columns."""
@@ -29,7 +34,38 @@ class Columns:
             for position, converters, column in self.converters:
                 for converter in converters:
                     values[position] = converter(values[position], column, connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
+        if not self.plain or _has_init_receivers(self.model):
+            return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
+        # What Model.__init__ (every field positional) and from_db leave, without their loop of
+        # setattr over every field and the two signals' dispatch: a 100-seat game's read makes
+        # 200 instances, on every page, move and push.
+        new = self.model.__new__(self.model)
+        state = ModelState()
+        state.adding, state.db = False, DEFAULT_DB_ALIAS
+        attributes = new.__dict__
+        attributes["_state"] = state
+        attributes.update(zip(self.attnames, values))
+        return new
+
+
+def _has_init_receivers(model: type) -> bool:
+    if not (pre_init.receivers or post_init.receivers):  # the common case, without the signals' lookup
+        return False
+    return pre_init.has_listeners(model) or post_init.has_listeners(model)
+
+
+def _is_plain(model: type, attnames: tuple[str, ...]) -> bool:
+    """Can an instance of ``model`` be made by setting its attributes directly? Yes when it keeps
+    Django's own ``__init__`` and ``from_db`` and no field's attribute is set through a
+    descriptor that does more than store it (a file field's does; a foreign key's ``_id`` only
+    forgets a cached related object, which a new instance has not). The init signals are
+    checked at each instance, as a receiver may connect later."""
+    def stored_as_is(name: str) -> bool:
+        attribute = type(getattr(model, name, None))
+        return not hasattr(attribute, "__set__") or attribute is ForeignKeyDeferredAttribute
+
+    return (model.__init__ is Model.__init__ and model.from_db.__func__ is Model.from_db.__func__
+            and all(stored_as_is(name) for name in attnames))
 
 
 @functools.cache
@@ -42,8 +78,9 @@ def columns(model: type, alias: str) -> Columns:
         found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
         if found:
             converters.append((position, tuple(found), column))
-    return Columns(model, tuple(field.attname for field in fields), tuple(converters),
-                   ", ".join(f'{alias}."{field.column}"' for field in fields))
+    attnames = tuple(field.attname for field in fields)
+    return Columns(model, attnames, tuple(converters), ", ".join(f'{alias}."{field.column}"' for field in fields),
+                   _is_plain(model, attnames))
 
 
 def with_seats(game, seats: list) -> None:

@@ -24,6 +24,13 @@ def fields(instance) -> dict:
     return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
 
 
+def attributes(instance) -> dict:
+    """What the instance holds besides its caches: the same attributes as the ORM's, as loaded
+    from the database (an update, not an insert, on save)."""
+    assert instance._state.adding is False and instance._state.db == "default"
+    return {name: value for name, value in vars(instance).items() if name not in ("_state", "_prefetched_objects_cache")}
+
+
 def assert_same_game(read: Game, expected: Game) -> None:
     assert fields(read) == fields(expected)
     with CaptureQueriesContext(connection) as asked:
@@ -35,6 +42,9 @@ def assert_same_game(read: Game, expected: Game) -> None:
     assert [fields(user) if user else None for user in users] == \
         [fields(seat.user) if seat.user else None for seat in expected.seats.all()]
     assert all(game is read for game in games)
+    for instance, orm in [(read, expected), *zip(seats, expected.seats.all()),
+                          *((seat.user, orm_seat.user) for seat, orm_seat in zip(seats, expected.seats.all()) if seat.user)]:
+        assert type(instance) is type(orm) and attributes(instance) == attributes(orm)
 
 
 def play_rounds(game: Game, users, rounds: int) -> None:
@@ -85,3 +95,30 @@ def test_an_open_game_with_free_and_ai_seats_and_a_missing_game(make_user):
     with pytest.raises(GameNotFound):
         selectors.game_for_viewer(game.pk + 1000, ana)
 
+
+
+def test_a_model_with_an_init_receiver_is_made_through_its_init(make_user):
+    """The read makes instances without ``Model.__init__`` (games/rows.py) only while nothing
+    listens to the init signals: a receiver connected later still hears every instance."""
+    from django.db.models.signals import post_init
+
+    from accounts.models import User
+
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 1}, created_by=None,
+                                players=[ana, bo], turn_seconds=86400)
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    post_init.connect(receiver, sender=User)
+    try:
+        read = selectors.game_snapshot(game.pk).game
+    finally:
+        post_init.disconnect(receiver, sender=User)
+    assert sorted(heard) == sorted([ana.pk, bo.pk])
+    assert_same_game(read, orm_read(game.pk))
+    heard.clear()
+    selectors.game_snapshot(game.pk)
+    assert heard == []

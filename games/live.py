@@ -52,7 +52,9 @@ MAX_FRAME_BYTES = 64 * 1024
 def _status_depends(live: "LiveView") -> tuple:
     """The status bar changes with the viewer's turn, the seats (stand-ins, resignations) and,
     after the end, the rematch; not with every move."""
-    seats = tuple((s.index, s.user_id, s.standin_level, s.resigned_at) for s in live.game.seats.all())
+    game = live.game
+    seats = selectors.shared(game, "status_seats", lambda: tuple(
+        (s.index, s.user_id, s.standin_level, s.resigned_at) for s in game.seats.all()))
     rematch = None
     if live.game.status == Game.Status.FINISHED and live.seat is not None:
         rematch = tuple(Game.objects.filter(rematch_of=live.game).values_list("pk", "status"))
@@ -63,7 +65,8 @@ def _status_viewers(live: "LiveView") -> tuple:
     """While a game is played, the seats whose own seat has no notice (no stand-in, not
     resigned) see the status bar alike, but for whether it is their move."""
     if live.seat is not None and live.game.status == Game.Status.ACTIVE:
-        own = next((s for s in live.game.seats.all() if s.index == live.seat), None)
+        game = live.game
+        own = selectors.shared(game, "seats_by_index", lambda: {s.index: s for s in game.seats.all()}).get(live.seat)
         if own is not None and not own.standin_level and not own.resigned_at:
             return ("seated", live.your_move)
     return ("seat", live.seat)
@@ -165,6 +168,11 @@ class LiveView:
 
     def key(self, region: Region) -> tuple:
         """Equal keys, equal drawings."""
+        if region.audience == PUBLIC:  # the same for every viewer of a read (selectors.shared)
+            return selectors.shared(self.game, ("key", region.id), lambda: self._key(region))
+        return self._key(region)
+
+    def _key(self, region: Region) -> tuple:
         who: Any = None
         audience = self.audience(region)
         if audience == SEAT:

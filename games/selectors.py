@@ -80,7 +80,39 @@ def game_version_of(game_id: int) -> Game | None:
 
 def game_snapshot(game_id: int) -> GameSnapshot | None:
     game, recent = _game_with_seats(game_id, recent_events=RECENT_EVENTS)
-    return None if game is None else GameSnapshot(game, recent)
+    if game is None:
+        return None
+    game.__dict__[_SHARED_MEMO] = {}
+    return GameSnapshot(game, recent)
+
+
+# A snapshot's game is read once and answers every socket of an announcement (each gets a
+# shallow copy: ``watched_in``), and it is never written to. What is the same for every viewer
+# (whose seat a user has, the seats as the status bar shows them, a public region's key) is
+# worked out once for all of them and kept on it; the copies share the one dict. At 100 seats
+# each socket walked the seats four times for it, for every submission of a round.
+_SHARED_MEMO = "_shared_memo"
+
+
+def shared(game: Game, name: str, compute):
+    """``compute()``, once per snapshot read for all its viewers; every time for another game."""
+    memo = game.__dict__.get(_SHARED_MEMO)
+    if memo is None:
+        return compute()
+    try:
+        return memo[name]
+    except KeyError:
+        value = memo[name] = compute()  # threads racing compute the same value
+        return value
+
+
+def _seats_by_user(game: Game) -> dict[int, int]:
+    """Each player's seat (the first, should a user hold several)."""
+    found: dict[int, int] = {}
+    for seat in game.seats.all():
+        if seat.user_id is not None:
+            found.setdefault(seat.user_id, seat.index)
+    return found
 
 
 # --- the game with its seats, in one round trip ---------------------------------------------
@@ -143,7 +175,7 @@ def watched_in(snapshot: GameSnapshot | None, user) -> Game | None:
 
 
 def plays_in(game: Game, user) -> bool:
-    return bool(user and user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all()))
+    return bool(user and user.is_authenticated and user.pk in shared(game, "seats_by_user", lambda: _seats_by_user(game)))
 
 
 def can_watch(game: Game, user) -> bool:
@@ -159,7 +191,7 @@ def can_watch(game: Game, user) -> bool:
 def seat_of(game: Game, user) -> int | None:
     if not (user and user.is_authenticated):
         return None
-    return next((seat.index for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return shared(game, "seats_by_user", lambda: _seats_by_user(game)).get(user.pk)
 
 
 @dataclass
@@ -237,6 +269,10 @@ def board_context(game: Game, user) -> BoardContext:
 def turn_token(game: Game) -> str:
     """Changes whenever a board must be drawn again as a whole: a new turn or round, the status,
     the clock, the hindsight figures. Unlike ``Game.board_token`` it ignores moves within a turn."""
+    return shared(game, "turn_token", lambda: _turn_token(game))
+
+
+def _turn_token(game: Game) -> str:
     deadline = int(game.deadline_at.timestamp()) if game.deadline_at else 0
     return f"{game.turn_started_version}.{game.status}.{deadline}.{int(bool(game.analysis))}.{game.revision}"
 

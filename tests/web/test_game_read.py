@@ -28,7 +28,7 @@ def attributes(instance) -> dict:
     """What the instance holds besides its caches: the same attributes as the ORM's, as loaded
     from the database (an update, not an insert, on save)."""
     assert instance._state.adding is False and instance._state.db == "default"
-    return {name: value for name, value in vars(instance).items() if name not in ("_state", "_prefetched_objects_cache")}
+    return {name: value for name, value in vars(instance).items() if name not in ("_state", "_prefetched_objects_cache", "_shared_memo")}
 
 
 def assert_same_game(read: Game, expected: Game) -> None:
@@ -122,3 +122,35 @@ def test_a_model_with_an_init_receiver_is_made_through_its_init(make_user):
     heard.clear()
     selectors.game_snapshot(game.pk)
     assert heard == []
+
+
+def test_what_a_snapshot_works_out_once_is_what_each_viewers_own_read_gives(make_user):
+    """A snapshot's game keeps what is the same for every viewer (``selectors.shared``): each
+    socket's copy answers as a game read for that viewer alone, and the next read starts anew."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import live
+
+    ana, bo, cy, watcher = make_user(), make_user(), make_user(), make_user()
+    game = services.create_game(kind="hextension", config={"players": 3, "tiles_per_round": 1}, created_by=None,
+                                players=[ana, bo, cy], turn_seconds=86400)
+    services.start_game(game_id=game.pk)
+    play_rounds(game, [ana, bo, cy], 1)
+    Seat.objects.filter(game=game, index=2).update(resigned_at=timezone.now(), standin_level="greedy")
+
+    def as_seen(read: Game, user) -> tuple:
+        view = live.LiveView(read, user)
+        return view.seat, live.current_keys(view), selectors.plays_in(read, user), selectors.turn_token(read)
+
+    snapshot = selectors.game_snapshot(game.pk)
+    for user in [ana, bo, cy, watcher, AnonymousUser()]:
+        assert as_seen(selectors.watched_in(snapshot, user), user) == as_seen(selectors.game_for_viewer(game.pk, user), user)
+    memo = snapshot.game.__dict__["_shared_memo"]
+    assert {"seats_by_user", "turn_token", "status_seats"} <= set(memo)  # worked out once, for all of them
+    assert memo["seats_by_user"] == {ana.pk: 0, bo.pk: 1, cy.pk: 2}
+
+    play_rounds(game, [ana, bo], 1)  # a new version: a new read keeps nothing of the old one
+    later = selectors.game_snapshot(game.pk)
+    assert later.game.__dict__["_shared_memo"] == {}
+    assert as_seen(selectors.watched_in(later, bo), bo) == as_seen(selectors.game_for_viewer(game.pk, bo), bo)
+    assert as_seen(selectors.watched_in(later, bo), bo)[1] != as_seen(selectors.watched_in(snapshot, bo), bo)[1]

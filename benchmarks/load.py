@@ -27,7 +27,8 @@ DEBUG off. What drives it (one asyncio process, aiohttp):
 
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
-group send to the same sockets); bytes per push (by game kind), the largest frame, bytes of all
+group send to the same sockets), also split into those of commits in the rounds and from the
+burst on; bytes per push (by game kind), the largest frame, bytes of all
 frames and by region, sockets the server closed; move requests p50/p95/p99, also split into
 those sent in the rounds and from the burst on (the burst's queue by design: 180 moves in one
 second) and by game; moves committed per second, and in the burst, with the CPU each process
@@ -877,6 +878,9 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
             if event.startswith(kind + ",") and len(report["push_latency_by_event"]) > len(report["push_latency_by_kind"]):
                 print(f"    {event[len(kind) + 2:]:18} p50 {ms(of_event, 50)} ms  p95 {ms(of_event, 95)} ms "
                       f"({len(of_event)} arrivals)")
+    for phase, values in sorted(report.get("push_latency_by_phase", {}).items(), key=lambda item: item[0] != "rounds"):
+        print(f"  committed {'in the rounds' if phase == 'rounds' else 'from the burst on'}: p50 {ms(values, 50)} ms  "
+              f"p95 {ms(values, 95)} ms ({len(values)} arrivals)")
     probes = report.get("probes") or []
     print(f"  floor, a 1 KiB channel-layer group send to the same sockets: p50 {ms(probes, 50)} ms  "
           f"p95 {ms(probes, 95)} ms ({len(probes)} arrivals of {PROBES} sends to each socket)")
@@ -1044,6 +1048,7 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
         "moves p95 ms, rounds": p(stats.move_latency_by_phase.get("rounds", []), 95),
         "hexland moves p95 ms": p(stats.move_latency_by_kind.get("hexland", []), 95),
         "pushes p50 ms": p(report["push_latency"], 50), "pushes p95 ms": p(report["push_latency"], 95),
+        "pushes p95 ms, rounds": p(report.get("push_latency_by_phase", {}).get("rounds", []), 95),
         "hexland pushes p95 ms": p(by_kind.get("hexland", []), 95),
         "hextension pushes p95 ms": p(by_kind.get("hextension", []), 95),
         "floor p95 ms": p(report.get("probes") or [], 95),
@@ -1114,7 +1119,8 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
         all_ids = [g.pk for g in games] + [r.pk for r in rooms]
         arrivals_at = commit_times(all_ids)
         kinds = {g.pk: "hextension" for g in games} | {r.pk: "hexland" for r in rooms}
-        latencies, by_kind, by_event = [], defaultdict(list), defaultdict(list)
+        latencies, by_kind, by_event, by_phase = [], defaultdict(list), defaultdict(list), defaultdict(list)
+        burst_from = report.get("burst_start", float("inf"))
         for game_id, arrivals in report["arrivals"]:
             for version, arrived in arrivals.items():
                 committed, event = arrivals_at.get((game_id, version), (None, None))
@@ -1122,7 +1128,8 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
                     latencies.append(max(0.0, arrived - committed))
                     by_kind[kinds[game_id]].append(max(0.0, arrived - committed))
                     by_event[f"{kinds[game_id]}, {event} events"].append(max(0.0, arrived - committed))
-        report["push_latency_by_event"] = by_event
+                    by_phase["rounds" if committed < burst_from else "burst"].append(max(0.0, arrived - committed))
+        report["push_latency_by_event"], report["push_latency_by_phase"] = by_event, by_phase
         report["push_latency"], report["push_latency_by_kind"] = latencies, by_kind
         sizes_by_kind = defaultdict(list)
         for game_id, sizes in stats.push_bytes_by_game.items():

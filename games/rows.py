@@ -69,9 +69,11 @@ def _is_plain(model: type, attnames: tuple[str, ...]) -> bool:
 
 
 @functools.cache
-def columns(model: type, alias: str) -> Columns:
-    """Every concrete field of ``model``, read from the table aliased ``alias``."""
-    fields = model._meta.concrete_fields
+def columns(model: type, alias: str, leave_out: tuple[str, ...] = ()) -> Columns:
+    """Every concrete field of ``model`` but those named in ``leave_out``, read from the table
+    aliased ``alias``. A field left out is deferred, as ``QuerySet.defer`` leaves it: read from
+    the database when first asked for."""
+    fields = [field for field in model._meta.concrete_fields if field.name not in leave_out]
     converters = []
     for position, field in enumerate(fields):
         column = field.get_col(alias)

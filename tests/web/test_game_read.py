@@ -37,14 +37,24 @@ def assert_same_game(read: Game, expected: Game) -> None:
         seats = list(read.seats.all())
         users = [seat.user for seat in seats]
         games = [seat.game for seat in seats]
+        labels = [seat.label for seat in seats]  # what pages show of the players
     assert len(asked) == 0, [q["sql"] for q in asked]  # all in the one read
-    assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected.seats.all()]
-    assert [fields(user) if user else None for user in users] == \
-        [fields(seat.user) if seat.user else None for seat in expected.seats.all()]
+    assert labels == [seat.label for seat in expected.seats.all()]
     assert all(game is read for game in games)
-    for instance, orm in [(read, expected), *zip(seats, expected.seats.all()),
-                          *((seat.user, orm_seat.user) for seat, orm_seat in zip(seats, expected.seats.all()) if seat.user)]:
+    orm_seats = list(expected.seats.all())
+    for instance, orm in [(read, expected), *zip(seats, orm_seats)]:
         assert type(instance) is type(orm) and attributes(instance) == attributes(orm)
+    for user, seat in zip(users, orm_seats):
+        if user is None:
+            assert seat.user is None
+            continue
+        # The columns no page shows are left out, deferred as QuerySet.defer leaves them...
+        assert user.get_deferred_fields() == set(selectors.USER_LEFT_OUT)
+        assert attributes(user) == {name: value for name, value in attributes(seat.user).items()
+                                    if name not in selectors.USER_LEFT_OUT}
+    # ...and read when asked for: every field as the ORM has it.
+    assert [fields(seat) for seat in seats] == [fields(seat) for seat in orm_seats]
+    assert [fields(user) if user else None for user in users] == [fields(seat.user) if seat.user else None for seat in orm_seats]
 
 
 def play_rounds(game: Game, users, rounds: int) -> None:

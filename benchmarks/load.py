@@ -91,7 +91,7 @@ class Site:
         self.socket_base = f"ws://127.0.0.1:{self.socket_port}"
         self.log_dir = log_dir
         self.env = dict(os.environ, DATABASE_URL=self.database_url, PGAPPNAME=PGAPPNAME, DATABASE_POOL="1",
-                        DEBUG="0", SECURE_SSL_REDIRECT="0",
+                        DEBUG="0", SECURE_SSL_REDIRECT="0", HEXSITE_GC_LOG="1",
                         SECURE_HSTS_SECONDS="0", LOG_LEVEL="WARNING", GAME_AI_DELAY_SECONDS="0.2",
                         EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend", PYTHONUNBUFFERED="1")
         self.processes: dict[str, subprocess.Popen] = {}
@@ -651,6 +651,20 @@ def dropped_announcements(log_dir: Path) -> int:
                for path in log_dir.glob("*.log") for line in path.read_text(errors="replace").splitlines())
 
 
+GC_LINE = re.compile(r"gc pid (\d+): (\d+) collections \((\d+) full\), ([\d.]+) ms in all, longest ([\d.]+) ms")
+
+
+def collector_times(log_dir: Path) -> dict[int, tuple[int, int, float, float]]:
+    """Each site process's time in Python's collector, as it last logged it (hexsite/collector.py,
+    HEXSITE_GC_LOG): pid -> (collections, full ones, ms in all, longest ms)."""
+    found = {}
+    for path in log_dir.glob("*.log"):
+        for match in GC_LINE.finditer(path.read_text(errors="replace")):
+            pid, count, full, total, longest = match.groups()
+            found[int(pid)] = (int(count), int(full), float(total), float(longest))
+    return found
+
+
 def commit_times(game_ids: list[int]) -> dict[tuple[int, int], tuple[float, str]]:
     """(game, version) → when its event was written, and its kind (a player's move, the AI's, a timeout)."""
     from games.models import MoveEvent
@@ -940,6 +954,11 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     if sampler.connections:
         print(f"PostgreSQL connections held by the site: max {max(sampler.connections)}, "
               f"mean {statistics.mean(sampler.connections):.1f}")
+    if report.get("collector"):
+        print("Python's collector (hexsite/collector.py), each process over the whole run: collections (full), "
+              "ms in all, longest pause")
+        for name, (count, full, total, longest) in sorted(report["collector"].items()):
+            print(f"  {name:26} {count:5d} ({full})  {total:8.1f} ms  {longest:7.1f} ms")
     print()
     print(f"errors: {len(stats.errors)}")
     for error in stats.errors[:15]:
@@ -1061,6 +1080,7 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
         count, seconds = report["burst"]
         figures["burst, moves/s"] = count / max(seconds, 1e-9)
     figures["largest frame KiB"] = max(stats.frame_bytes, default=0) / 1024
+    figures["collector, longest pause ms"] = max((f[3] for f in report.get("collector", {}).values()), default=0.0)
     figures["errors"] = len(stats.errors)
     figures["announcements lost"] = report["dropped"]
     return figures
@@ -1110,6 +1130,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
         stats = Stats()
         try:
             wait_for_site(site)
+            process_names = {process.pid: name for name, processes in site.groups().items() for process in processes}
             setup = time.time() - started
             print(f"load: site up after {setup:.0f} s; playing", flush=True)
             with Sampler(site, database) as sampler, Profiler(site, args.profile) as profiler:
@@ -1147,6 +1168,8 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
         report["pars_queued"] = len(pars)
         report["pars_solved"] = DailyPuzzle.objects.filter(pk__in=pars, par__isnull=False).count()
         report["dropped"] = dropped_announcements(log_dir)
+        report["collector"] = {f"{process_names.get(pid, 'pid')} {pid}": figures
+                               for pid, figures in collector_times(log_dir).items()}
         if "burst_start" in report:
             report["burst"] = burst_commits(data["hextension_ids"], report["burst_start"])
         if "pages_until" in report:

@@ -18,3 +18,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from hexsite.collector import tune_collector  # noqa: E402
+
+tune_collector()

@@ -21,5 +21,7 @@ def warm_up_bots(**_kwargs) -> None:
     bots before its first task: a compiling bot would otherwise hold a game's row lock, and the
     deadline sweep behind it, for the length of a JIT compile."""
     from games.sites import warm_up_bots
+    from hexsite.collector import tune_collector
 
     warm_up_bots()
+    tune_collector()  # after the bots: their tables are frozen with the rest

@@ -1,0 +1,64 @@
+"""The cyclic garbage collector in the serving processes (page workers, socket Daphnes, Celery
+workers).
+
+A serving process holds some 145,000 objects made as it starts (Django, the libraries, the URL
+patterns and views, the engines' tables) and, once it has served a while, many more in its
+caches (states, views, drawings, reads of games). Python's collector walks every object it
+tracks at each full collection, and every thread of the process waits meanwhile: under
+`make load` each process spent 1.2-2.1 s of a 40-second run collecting, in pauses of up to
+450 ms. Two changes (measured in docs/deployment.md, "The collector"):
+
+- ``gc.freeze()`` once started: what start-up made goes to a permanent generation that
+  collections leave alone. Only what the process made to start, which it keeps anyway, is frozen;
+- collections less often (``GC_THRESHOLDS``): a young collection after 50,000 new objects
+  instead of 700, a full one after 100 of those instead of 10. The cycles a request leaves
+  (a game read with its seats refers to itself) wait a little longer to be freed.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import time
+
+
+def tune_collector() -> None:
+    """Load what a first request would (the URL patterns, with every view and what they
+    import), collect what loading left over, freeze the rest, and set the thresholds."""
+    from django.conf import settings
+    from django.urls import get_resolver
+
+    if settings.GC_FREEZE:
+        get_resolver().url_patterns  # noqa: B018  (imports every view module)
+        gc.collect()
+        gc.freeze()
+    if settings.GC_THRESHOLDS:
+        gc.set_threshold(*settings.GC_THRESHOLDS)
+    if os.environ.get("HEXSITE_GC_LOG"):
+        _log_collections()
+
+
+def _log_collections() -> None:
+    """For measuring (HEXSITE_GC_LOG=1, as `make load` sets it): this process's time in the
+    collector so far, after each collection (benchmarks/load.py reads each process's last line).
+    Written to stderr as it is: a collection may start while this thread holds a logging lock."""
+    totals = {"count": 0, "seconds": 0.0, "full": 0, "longest": 0.0}
+    started = [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if sys.is_finalizing():  # the collection at exit, when the process no longer serves
+            return
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - started[0]
+        totals["count"] += 1
+        totals["seconds"] += took
+        totals["full"] += info["generation"] == 2
+        totals["longest"] = max(totals["longest"], took)
+        line = (f"gc pid {os.getpid()}: {totals['count']} collections ({totals['full']} full), "
+                f"{totals['seconds'] * 1000:.1f} ms in all, longest {totals['longest'] * 1000:.1f} ms, "
+                f"{gc.get_freeze_count()} frozen\n")
+        os.write(2, line.encode())
+
+    gc.callbacks.append(watch)

@@ -5,14 +5,16 @@ A serving process holds some 145,000 objects made as it starts (Django, the libr
 patterns and views, the engines' tables) and, once it has served a while, many more in its
 caches (states, views, drawings, reads of games). Python's collector walks every object it
 tracks at each full collection, and every thread of the process waits meanwhile: under
-`make load` each process spent 1.2-2.1 s of a 40-second run collecting, in pauses of up to
-450 ms. Two changes (measured in docs/deployment.md, "The collector"):
+`make load` each process made 5-6 full collections in a run, pauses of up to 450 ms, and spent
+1.0-2.5 s collecting in all. Two changes (measured in docs/deployment.md, "The collector"):
 
 - ``gc.freeze()`` once started: what start-up made goes to a permanent generation that
   collections leave alone. Only what the process made to start, which it keeps anyway, is frozen;
-- collections less often (``GC_THRESHOLDS``): a young collection after 50,000 new objects
-  instead of 700, a full one after 100 of those instead of 10. The cycles a request leaves
-  (a game read with its seats refers to itself) wait a little longer to be freed.
+- a full collection after 100 collections of the middle generation instead of 10
+  (``GC_THRESHOLDS``): the young collections keep Python's size (a few milliseconds each), and
+  the cyclic garbage that reached the oldest generation (an evicted read of a game with its
+  seats refers to itself) waits longer to be freed. Young collections after 50,000 objects
+  instead of 700 spent less in all, but each paused its process for 40-200 ms.
 """
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def test_page_processes_pass_the_interpreter_between_threads_sooner(entry_point,
 
 @pytest.mark.parametrize("entry_point", ["hexsite.wsgi", "hexsite.asgi"])
 @pytest.mark.parametrize("overrides, frozen, thresholds", [
-    ({}, True, (50000, 20, 100)),
+    ({}, True, (700, 10, 100)),
     ({"GC_FREEZE": "0", "GC_THRESHOLDS": "700,10,10"}, False, (700, 10, 10)),  # Python's own
 ])
 def test_serving_processes_freeze_what_they_made_to_start(entry_point, overrides, frozen, thresholds):

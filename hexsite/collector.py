@@ -2,19 +2,15 @@
 workers).
 
 A serving process holds some 145,000 objects made as it starts (Django, the libraries, the URL
-patterns and views, the engines' tables) and, once it has served a while, many more in its
-caches (states, views, drawings, reads of games). Python's collector walks every object it
-tracks at each full collection, and every thread of the process waits meanwhile: under
-`make load` each process made 5-6 full collections in a run, pauses of up to 450 ms, and spent
-1.0-2.5 s collecting in all. Two changes (measured in docs/deployment.md, "The collector"):
+patterns and views, the engines' tables) that live as long as it does. Python's collector walks
+every object it tracks at each full collection, and every thread of the process waits
+meanwhile: under `make load` each process made 5-6 full collections in a run, pauses of up to
+450 ms. ``gc.freeze()`` once started moves what start-up made to a permanent generation that
+collections leave alone, so a full collection walks only what the process made since. Only what
+the process made to start, which it keeps anyway, is frozen.
 
-- ``gc.freeze()`` once started: what start-up made goes to a permanent generation that
-  collections leave alone. Only what the process made to start, which it keeps anyway, is frozen;
-- a full collection after 100 collections of the middle generation instead of 10
-  (``GC_THRESHOLDS``): the young collections keep Python's size (a few milliseconds each), and
-  the cyclic garbage that reached the oldest generation (an evicted read of a game with its
-  seats refers to itself) waits longer to be freed. Young collections after 50,000 objects
-  instead of 700 spent less in all, but each paused its process for 40-200 ms.
+Python's thresholds are kept: larger ones were measured worse (docs/deployment.md, "The
+collector"). ``GC_THRESHOLDS`` sets others, for measuring.
 """
 from __future__ import annotations
 

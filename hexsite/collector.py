@@ -1,16 +1,20 @@
-"""The cyclic garbage collector in the serving processes (page workers, socket Daphnes, Celery
-workers).
+"""Python's cyclic garbage collector in the serving processes (page workers, socket Daphnes,
+Celery workers): measured, and left as Python has it.
 
-A serving process holds some 145,000 objects made as it starts (Django, the libraries, the URL
-patterns and views, the engines' tables) that live as long as it does. Python's collector walks
-every object it tracks at each full collection, and every thread of the process waits
-meanwhile: under `make load` each process made 5-6 full collections in a run, pauses of up to
-450 ms. ``gc.freeze()`` once started moves what start-up made to a permanent generation that
-collections leave alone, so a full collection walks only what the process made since. Only what
-the process made to start, which it keeps anyway, is frozen.
+A full collection walks every object a process tracks, and every thread of the process waits
+meanwhile: under `make load` each serving process made 5-6 full collections in a run, pauses of
+up to 450 ms, 1.0-2.5 s in all. Three changes were measured against that and each was worse
+somewhere (docs/deployment.md, "The collector"), so none is on:
 
-Python's thresholds are kept: larger ones were measured worse (docs/deployment.md, "The
-collector"). ``GC_THRESHOLDS`` sets others, for measuring.
+- ``GC_FREEZE=1``: ``gc.freeze()`` once started, so that collections leave what start-up made
+  alone. Python then counts only what was made since as long-lived, and a full collection is
+  due once that grows by a quarter: at 100 seats the sockets' process made 17 in a run, not 6;
+- ``GC_THRESHOLDS=50000,20,100`` (with the freeze): fewer, longer young collections, 40-200 ms each;
+- ``GC_THRESHOLDS=700,10,100`` (with the freeze): the cycles that reach the oldest generation
+  (a game read with its seats) waited for a rare full collection: 40 MiB more per process, and
+  that collection took 300 ms.
+
+``HEXSITE_GC_LOG=1`` (which `make load` sets) writes each process's time in the collector.
 """
 from __future__ import annotations
 
@@ -21,8 +25,9 @@ import time
 
 
 def tune_collector() -> None:
-    """Load what a first request would (the URL patterns, with every view and what they
-    import), collect what loading left over, freeze the rest, and set the thresholds."""
+    """As the settings say (by default nothing but the log, when asked for): load what a first
+    request would (the URL patterns, with every view and what they import), collect what loading
+    left over and freeze the rest; set the thresholds."""
     from django.conf import settings
     from django.urls import get_resolver
 

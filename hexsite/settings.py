@@ -168,9 +168,9 @@ PAGE_WAIT_SECONDS = float(os.environ.get("PAGE_WAIT_SECONDS", "30"))
 # How long a page process's running thread keeps the interpreter while another waits for it
 # (hexsite/switching.py; Python's default is 0.005).
 SWITCH_INTERVAL_SECONDS = float(os.environ.get("SWITCH_INTERVAL_SECONDS", "0.0005"))
-# The collector in serving processes (hexsite/collector.py): what start-up made is frozen out of
-# its way. GC_THRESHOLDS ("700,10,10" is Python's own) is for measuring: empty keeps Python's.
-GC_FREEZE = env_bool("GC_FREEZE", True)
+# Python's collector in serving processes, for measuring (hexsite/collector.py): off and empty
+# leave it as Python has it; neither setting was measured better (docs/deployment.md, "The collector").
+GC_FREEZE = env_bool("GC_FREEZE", False)
 GC_THRESHOLDS = tuple(int(n) for n in os.environ.get("GC_THRESHOLDS", "").split(",") if n.strip())
 
 ROOT_URLCONF = "hexsite.urls"

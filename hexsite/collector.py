@@ -8,8 +8,8 @@ somewhere (docs/deployment.md, "The collector"), so none is on:
 
 - ``GC_FREEZE=1``: ``gc.freeze()`` once started, so that collections leave what start-up made
   alone. Python then counts only what was made since as long-lived, and a full collection is
-  due once that grows by a quarter: at 100 seats the sockets' process made 17 in a run, not 6;
-- ``GC_THRESHOLDS=50000,20,100`` (with the freeze): fewer, longer young collections, 40-200 ms each;
+  due once that grows by a quarter: at 100 seats the sockets' process made 17 in a run;
+- ``GC_THRESHOLDS=50000,20,100`` (with the freeze): fewer, longer young collections, 40-250 ms each;
 - ``GC_THRESHOLDS=700,10,100`` (with the freeze): the cycles that reach the oldest generation
   (a game read with its seats) waited for a rare full collection: 40 MiB more per process, and
   that collection took 300 ms.

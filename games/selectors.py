@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import connection
@@ -53,6 +55,7 @@ def watched_game(game_id: int, user) -> Game | None:
 # How many of a game's latest events a snapshot names the seats of: enough for a socket a few
 # versions behind to tell whether its viewer's seat moved since (games.consumers).
 RECENT_EVENTS = 32
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def game_snapshot(game_id: int) -> GameSnapshot | None:
 _SHARED_MEMO = "_shared_memo"
 
 
-def shared(game: Game, name: str, compute):
+def shared(game: Game, name: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, once per snapshot read for all its viewers; every time for another game."""
     memo = game.__dict__.get(_SHARED_MEMO)
     if memo is None:

@@ -24,4 +24,4 @@ def warm_up_bots(**_kwargs) -> None:
     from hexsite.collector import tune_collector
 
     warm_up_bots()
-    tune_collector()  # after the bots: their tables are frozen with the rest
+    tune_collector()  # after the bots, so that a freeze (GC_FREEZE) takes their tables too

@@ -91,7 +91,7 @@ class Site:
         self.socket_base = f"ws://127.0.0.1:{self.socket_port}"
         self.log_dir = log_dir
         self.env = dict(os.environ, DATABASE_URL=self.database_url, PGAPPNAME=PGAPPNAME, DATABASE_POOL="1",
-                        DEBUG="0", SECURE_SSL_REDIRECT="0", HEXSITE_GC_LOG="1",
+                        DEBUG="0", SECURE_SSL_REDIRECT="0", HEXSITE_GC_LOG=os.environ.get("HEXSITE_GC_LOG", "1"),
                         SECURE_HSTS_SECONDS="0", LOG_LEVEL="WARNING", GAME_AI_DELAY_SECONDS="0.2",
                         EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend", PYTHONUNBUFFERED="1")
         self.processes: dict[str, subprocess.Popen] = {}
@@ -371,6 +371,8 @@ class Socket:
         self.url = socket_base + f"/ws/games/{game_id}/?page={self.name}" + (f"&stamp={stamp}" if stamp else "")
         self.origin = base
         self.arrivals: dict[int, float] = {}
+        self.answered: dict[int, float] = {}  # versions the page showed from its own move's answer
+        self.opened_at = float("inf")  # versions committed after this count in "every version shown"
         self.probes: list[float] = []  # the floor: latencies of plain 1 KiB group sends
         self.last_version: int | None = None
         self.changed = asyncio.Event()
@@ -390,6 +392,7 @@ class Socket:
                     raise
                 self.stats.socket_retries += 1
                 await asyncio.sleep(attempt)
+        self.opened_at = time.time()
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -455,7 +458,9 @@ async def post_move(http, base: str, player: Player, game_id: int, move: dict, v
             body = await answer.read()
             status = answer.status
         if status == 200 and page:  # the page applies its answer, as live.js does
-            page.shows(int(json.loads(body)["stamp"].split(".")[0]))
+            version = int(json.loads(body)["stamp"].split(".")[0])
+            page.answered.setdefault(version, time.time())
+            page.shows(version)
     except Exception as error:
         stats.error(f"move {game_id}: {type(error).__name__}: {error}")
         return 0
@@ -665,6 +670,31 @@ def collector_times(log_dir: Path) -> dict[int, tuple[int, int, float, float]]:
     return found
 
 
+def every_version_shown(shown, committed_at: dict, kinds: dict) -> dict[str, list[float]]:
+    """Commit → the page first shows it, for every version of its game committed while the page
+    was open (up to the last one it showed), by game kind. A version is shown by the first frame
+    (or the answer to the page's own move) at it or at a later one: a socket that skips versions
+    (it fell behind, or its game's pushes are paced) counts each skipped one as late as it was."""
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for game_id, opened_at, times in shown:
+        if not times:
+            continue
+        versions = sorted(times)
+        earliest, soonest = {}, float("inf")
+        for version in reversed(versions):  # the first time anything at or after each version came
+            soonest = min(soonest, times[version])
+            earliest[version] = soonest
+        position = 0
+        for version in range(1, versions[-1] + 1):
+            committed = committed_at.get((game_id, version), (None,))[0]
+            if committed is None or committed < opened_at:
+                continue
+            while versions[position] < version:
+                position += 1
+            by_kind[kinds[game_id]].append(max(0.0, earliest[versions[position]] - committed))
+    return by_kind
+
+
 def commit_times(game_ids: list[int]) -> dict[tuple[int, int], tuple[float, str]]:
     """(game, version) → when its event was written, and its kind (a player's move, the AI's, a timeout)."""
     from games.models import MoveEvent
@@ -757,6 +787,9 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
                                    if s.last_version != versions[s.game_id]]
         await asyncio.gather(*(sock.close() for sock in sockets), return_exceptions=True)
         report["arrivals"] = [(s.game_id, s.arrivals) for s in sockets]
+        report["shown"] = [(s.game_id, s.opened_at, {**s.arrivals, **{v: min(t, s.arrivals.get(v, t))
+                                                                   for v, t in s.answered.items()}})
+                           for s in sockets]
     return report
 
 
@@ -895,6 +928,13 @@ def print_report(args, stats: Stats, report: dict, sampler: Sampler, times: dict
     for phase, values in sorted(report.get("push_latency_by_phase", {}).items(), key=lambda item: item[0] != "rounds"):
         print(f"  committed {'in the rounds' if phase == 'rounds' else 'from the burst on'}: p50 {ms(values, 50)} ms  "
               f"p95 {ms(values, 95)} ms ({len(values)} arrivals)")
+    shown = report.get("shown_latency_by_kind") or {}
+    if shown:
+        every = [value for values in shown.values() for value in values]
+        print(f"  every version, commit -> first shown (a later version's frame or the page's own answer "
+              f"counts): p50 {ms(every, 50)} ms  p95 {ms(every, 95)} ms ({len(every)})")
+        for kind, values in sorted(shown.items()):
+            print(f"    {kind:10} p50 {ms(values, 50)} ms  p95 {ms(values, 95)} ms ({len(values)})")
     probes = report.get("probes") or []
     print(f"  floor, a 1 KiB channel-layer group send to the same sockets: p50 {ms(probes, 50)} ms  "
           f"p95 {ms(probes, 95)} ms ({len(probes)} arrivals of {PROBES} sends to each socket)")
@@ -1068,6 +1108,8 @@ def headline(stats: Stats, report: dict) -> dict[str, float]:
         "hexland moves p95 ms": p(stats.move_latency_by_kind.get("hexland", []), 95),
         "pushes p50 ms": p(report["push_latency"], 50), "pushes p95 ms": p(report["push_latency"], 95),
         "pushes p95 ms, rounds": p(report.get("push_latency_by_phase", {}).get("rounds", []), 95),
+        "every version shown p95 ms": p([v for values in (report.get("shown_latency_by_kind") or {}).values()
+                                         for v in values], 95),
         "hexland pushes p95 ms": p(by_kind.get("hexland", []), 95),
         "hextension pushes p95 ms": p(by_kind.get("hextension", []), 95),
         "floor p95 ms": p(report.get("probes") or [], 95),
@@ -1151,6 +1193,7 @@ def run(args, started: float, load_before: str, log_dir: Path) -> tuple[int, dic
                     by_event[f"{kinds[game_id]}, {event} events"].append(max(0.0, arrived - committed))
                     by_phase["rounds" if committed < burst_from else "burst"].append(max(0.0, arrived - committed))
         report["push_latency_by_event"], report["push_latency_by_phase"] = by_event, by_phase
+        report["shown_latency_by_kind"] = every_version_shown(report.get("shown", []), arrivals_at, kinds)
         report["push_latency"], report["push_latency_by_kind"] = latencies, by_kind
         sizes_by_kind = defaultdict(list)
         for game_id, sizes in stats.push_bytes_by_game.items():

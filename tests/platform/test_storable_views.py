@@ -4,10 +4,13 @@ objects: that shortcut must refuse exactly what ``json.dumps(view, allow_nan=Fal
 from __future__ import annotations
 
 import json
+import types
 
+import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from games.state_store import check_strict_json
+from games.errors import BadMove
+from games.state_store import check_storable, check_strict_json
 
 keys = st.text(max_size=3)
 valid_leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
@@ -19,7 +22,8 @@ valid_values = st.recursive(valid_leaves, lambda inner: st.lists(inner, max_size
 any_values = st.recursive(
     any_leaves,
     lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner) | st.dictionaries(keys, inner, max_size=3)
-    | st.dictionaries(st.one_of(st.integers(), st.tuples(st.integers())), inner, max_size=2),
+    | st.dictionaries(st.one_of(st.integers(), st.floats(), st.booleans(), st.none(), st.tuples(st.integers())),
+                      inner, max_size=2),
     max_leaves=8)
 
 
@@ -55,3 +59,14 @@ def test_checking_a_seat_view_against_the_spectators_refuses_what_json_refuses(p
     seat_view = seat_view_of(data, public)
     assert refused(lambda: check_strict_json(seat_view, checked=public)) == \
         refused(lambda: json.dumps(seat_view, allow_nan=False))
+
+
+def test_a_view_that_holds_itself_is_refused_before_it_is_stored():
+    """The spectator's view is encoded without the encoder's check for cycles: a cycle must
+    still be refused, with the players' message, not loop or fail as a server error."""
+    looped: dict = {"board": {}}
+    looped["board"]["again"] = looped
+    engine = types.SimpleNamespace(view=lambda state, seat: looped)
+    game = types.SimpleNamespace(pk=1, kind="hextension")
+    with pytest.raises(BadMove, match="cannot be shown"):
+        check_storable(game, engine, state=None, seats={None})

@@ -28,7 +28,8 @@ DEBUG off. What drives it (one asyncio process, aiohttp):
 Printed: per page rps and p50/p95/p99; push latency from a move's commit (its event's
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
 group send to the same sockets), also split into those of commits in the rounds and from the
-burst on; bytes per push (by game kind), the largest frame, bytes of all
+burst on; every version's commit to the first frame that shows it (a later version's, or the
+page's own answer: a socket that skips versions counts each skipped one as late as it was); bytes per push (by game kind), the largest frame, bytes of all
 frames and by region, sockets the server closed; move requests p50/p95/p99, also split into
 those sent in the rounds and from the burst on (the burst's queue by design: 180 moves in one
 second) and by game; moves committed per second, and in the burst, with the CPU each process

@@ -29,10 +29,10 @@ Printed: per page rps and p50/p95/p99; push latency from a move's commit (its ev
 ``created_at``) to its arrival at each socket, p50/p95/max, beside the floor (a plain 1 KiB
 group send to the same sockets), also split into those of commits in the rounds and from the
 burst on; every version's commit to the first frame that shows it (a later version's, or the
-page's own answer: a socket that skips versions counts each skipped one as late as it was); bytes per push (by game kind), the largest frame, bytes of all
-frames and by region, sockets the server closed; move requests p50/p95/p99, also split into
-those sent in the rounds and from the burst on (the burst's queue by design: 180 moves in one
-second) and by game; moves committed per second, and in the burst, with the CPU each process
+page's own answer: a socket that skips versions counts each skipped one as late as it was);
+bytes per push (by game kind), the largest frame, bytes of all frames and by region, sockets
+the server closed; move requests p50/p95/p99, also split into those sent in the rounds and
+from the burst on (the burst's queue by design: 180 moves in one second) and by game; moves committed per second, and in the burst, with the CPU each process
 used while the burst lasted, per committed move (from the once-a-second samples); errors (any non-2xx/3xx answer, refused request, socket error or unexpected close:
 must be 0); CPU and memory per process (psutil); PostgreSQL connections in use. Then the checks:
 each socket's last version is its game's version in the database, every game replays from its
@@ -92,7 +92,7 @@ class Site:
         self.socket_base = f"ws://127.0.0.1:{self.socket_port}"
         self.log_dir = log_dir
         self.env = dict(os.environ, DATABASE_URL=self.database_url, PGAPPNAME=PGAPPNAME, DATABASE_POOL="1",
-                        DEBUG="0", SECURE_SSL_REDIRECT="0", HEXSITE_GC_LOG=os.environ.get("HEXSITE_GC_LOG", "1"),
+                        DEBUG="0", SECURE_SSL_REDIRECT="0", HEXSITE_GC_LOG="1",
                         SECURE_HSTS_SECONDS="0", LOG_LEVEL="WARNING", GAME_AI_DELAY_SECONDS="0.2",
                         EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend", PYTHONUNBUFFERED="1")
         self.processes: dict[str, subprocess.Popen] = {}
@@ -197,7 +197,9 @@ class Sampler:
                 self.connections.append(sum(1 for _, app in rows if app == PGAPPNAME))
                 groups = self.site.groups()
                 groups["postgres (site backends)"] = [_proc(pid) for pid, app in rows if app == PGAPPNAME]
-                if not redis_server:  # found once: reading every process's sockets each second was a tenth of the harness's CPU
+                # Found once (again if it stopped): reading every process's sockets each second
+                # to find it was a tenth of the harness's own CPU.
+                if not redis_server or not redis_server[0].is_running():
                     redis_server = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "redis-server"
                                     and _listens_on(p, os.environ["REDIS_URL"])]
                 groups["redis-server"] = redis_server

@@ -145,7 +145,7 @@ def check_storable(game: Game, engine: Engine, state: Any, seats: set[int | None
     try:
         public = engine.view(state, None)
         # Without the encoder's check for cycles (a dict of every container's id): a cycle still
-        # fails, as a RecursionError. A fifth of the check at 100 seats, under the game's lock.
+        # fails, as a RecursionError. A sixth less time at 100 seats, under the game's lock.
         json.dumps(public, allow_nan=False, check_circular=False)
         for seat in [None, *sorted(seats - {None})]:
             view = public if seat is None else engine.view(state, seat)

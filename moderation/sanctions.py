@@ -1,5 +1,6 @@
-"""Where sanctions bite: the checks the services of chat, games and leagues call, and the reads
-pages use. Only models are imported here, so the platform's services may call it."""
+"""Where sanctions bite: the checks the services of chat, games and leagues make, and the reads
+pages use. The platform asks them through its policy hook (games/policy.py): ``Sanctions`` is
+registered there by ModerationConfig.ready(), so the platform imports nothing of moderation."""
 from __future__ import annotations
 
 from django.db.models import F, Q
@@ -7,6 +8,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from games import policy
 from games.errors import GameError
 from moderation.models import Block, Sanction
 
@@ -82,3 +84,22 @@ def blocked_by(user):
 
 def has_blocked(user, other_id: int | None) -> bool:
     return bool(other_id) and Block.objects.filter(blocker=user, blocked_id=other_id).exists()
+
+
+class Sanctions(policy.Policy):
+    """The platform's policy (games/policy.py): play bans, mutes and blocks."""
+
+    def check_may_play(self, user) -> None:
+        check_may_play(user)
+
+    def check_may_chat(self, user) -> None:
+        check_may_chat(user)
+
+    def mute_notice(self, user) -> str:
+        return mute_notice(user)
+
+    def blocked_by(self, user):
+        return blocked_by(user)
+
+    def has_blocked(self, user, other_id: int | None) -> bool:
+        return has_blocked(user, other_id)

@@ -13,13 +13,12 @@ from django.utils.translation import gettext as _
 
 from django.dispatch import receiver
 
-from games import realtime, services, signals
+from games import policy, realtime, services, signals
 from games.errors import GameError, GameNotActive, GameNotFound, NotYourSeat
 from games.hextension.engine import KIND as HEXTENSION
 from games.leagues.models import Announcement, League, LeagueEntry
 from games.models import Game, Seat
 from games.services import notifications
-from moderation import sanctions
 
 ORGANISER_PERMISSION = "leagues.organise_leagues"
 AI_STAND_IN = "strong"  # who plays the seat of a removed player
@@ -29,8 +28,9 @@ def can_organise(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm(ORGANISER_PERMISSION))
 
 
-def _organised(league_id: int, user) -> League:
-    league = League.objects.select_for_update().filter(pk=league_id).first()
+def _organised(league_id: int, user, *, lock: bool = True) -> League:
+    leagues = League.objects.select_for_update() if lock else League.objects
+    league = leagues.filter(pk=league_id).first()
     if league is None:
         raise GameNotFound(_("There is no such league."))
     if league.organiser_id != user.pk and not user.is_staff:
@@ -46,7 +46,7 @@ def create_league(*, organiser, **fields) -> League:
 
 @transaction.atomic
 def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEntry:
-    sanctions.check_may_play(user)  # a play ban keeps a player out of new seasons too
+    policy.check_may_play(user)  # a play ban keeps a player out of new seasons too
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
         raise GameNotFound(_("There is no such league."))
@@ -194,37 +194,112 @@ def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
     return game
 
 
+def _replacement_refused(league: League, old_entry: LeagueEntry | None, new_user, new_entry: LeagueEntry | None,
+                         old_user) -> GameError | None:
+    """Why replacing ``old_user`` (by ``new_user``, or by the AI when None) is refused, or None.
+    Only a player of the season is replaced, and only by someone who asked to join the league
+    and does not play in it (waiting for approval, or declined): nobody is put in a season they
+    never asked to play."""
+    if league.status == League.Status.FINISHED:
+        return GameNotActive(_("The season is over: nobody can be replaced or removed now."))
+    if old_entry is None or old_entry.status != LeagueEntry.Status.APPROVED:
+        return GameError(_("%(player)s is not a player of this season: only a player of the season can be replaced "
+                           "or removed.") % {"player": old_user})
+    if new_user is None:
+        return None
+    if new_user.pk == old_user.pk:
+        return GameError(_("Name someone else as the replacement."))
+    if new_entry is None:
+        return GameError(_("%(player)s has not asked to join this league: a replacement must be someone who asked "
+                           "to join it.") % {"player": new_user})
+    if new_entry.status == LeagueEntry.Status.APPROVED:
+        return GameError(_("%(player)s already plays in this league.") % {"player": new_user})
+    if new_entry.status == LeagueEntry.Status.REMOVED:
+        return GameError(_("%(player)s was removed from this league and cannot come back as a replacement.")
+                         % {"player": new_user})
+    return None
+
+
+def check_replacement(*, league_id: int, by_user, old_user, new_user=None) -> None:
+    """Raise what ``replace_player`` would refuse, writing nothing (the organiser's confirmation
+    step asks first, and says what will happen only for a replacement that will be accepted)."""
+    league = _organised(league_id, by_user, lock=False)
+    entries = {entry.user_id: entry for entry in LeagueEntry.objects.filter(
+        league=league, user__in=[u for u in (old_user, new_user) if u is not None])}
+    refused = _replacement_refused(league, entries.get(old_user.pk), new_user,
+                                   entries.get(new_user.pk) if new_user is not None else None, old_user)
+    if refused is not None:
+        raise refused
+    if new_user is not None:
+        policy.check_may_play(new_user)
+
+
 def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
-    """Hand a player's seats in the league's unfinished games to another player, or to the AI
-    when ``new_user`` is None (removal); returns the number of seats handed over."""
+    """Hand a player's seats in the league's unfinished games to another entrant, or to the AI
+    when ``new_user`` is None (removal); returns the number of seats handed over. Open pages of
+    those games change at once (the games' revision, announced); both players are told."""
+    if new_user is not None:
+        policy.check_may_play(new_user)  # a play ban: no new seat, a league's included
     with transaction.atomic():
         league = _organised(league_id, by_user)
-        entry = LeagueEntry.objects.filter(league=league, user=old_user).first()
-        if entry is None:
-            raise GameNotFound(_("That player is not in this league."))
-        entry.status = LeagueEntry.Status.REMOVED
-        entry.save(update_fields=["status"])
-        if new_user is not None:
-            LeagueEntry.objects.update_or_create(league=league, user=new_user, defaults={"status": LeagueEntry.Status.APPROVED})
+        entries = {entry.user_id: entry for entry in LeagueEntry.objects.select_for_update().filter(
+            league=league, user__in=[u for u in (old_user, new_user) if u is not None])}
+        old_entry = entries.get(old_user.pk)
+        new_entry = entries.get(new_user.pk) if new_user is not None else None
+        refused = _replacement_refused(league, old_entry, new_user, new_entry, old_user)
+        if refused is not None:
+            raise refused
+        old_entry.status = LeagueEntry.Status.REMOVED
+        old_entry.save(update_fields=["status"])
+        if new_entry is not None:
+            new_entry.status = LeagueEntry.Status.APPROVED
+            new_entry.save(update_fields=["status"])
         unfinished = [Game.Status.ACTIVE, Game.Status.PAUSED, Game.Status.OPEN]
         # League, then the games (by id), then their seats: the same order as every other write.
-        list(Game.objects.select_for_update().filter(league=league, status__in=unfinished,
-                                                     seats__user=old_user).order_by("pk").values_list("pk"))
+        games = {game.pk: game for game in Game.objects.select_for_update().filter(
+            league=league, status__in=unfinished, seats__user=old_user).order_by("pk")}
         seats = Seat.objects.select_for_update().filter(
             game__league=league, user=old_user, game__status__in=unfinished
         ).order_by("game_id")
-        handed, given_to_ai = 0, set()
+        handed = 0
         for seat in seats:
             if new_user is not None and Seat.objects.filter(game=seat.game_id, user=new_user).exists():
                 raise GameError(_("%(player)s already plays in %(game)s.") % {"player": new_user, "game": seat.game})
             seat.user, seat.ai_level = (new_user, "") if new_user is not None else (None, AI_STAND_IN)
             seat.save(update_fields=["user", "ai_level"])
+            games[seat.game_id].touch()  # who holds a seat is part of every open page's stamp
             handed += 1
-            if new_user is None:
-                given_to_ai.add(seat.game_id)
-    for game_id in given_to_ai:
-        services.schedule_ai_moves(game_id)
+        changed = list(games.values())
+        transaction.on_commit(lambda: _after_handover(league, changed, old_user, new_user))
     return handed
+
+
+def _after_handover(league: League, games: list[Game], old_user, new_user) -> None:
+    """Open pages of the games show who holds the seats now (the player replaced loses the
+    placement form, and reads why); the AI moves where it now owes one; both players are told."""
+    for game in games:
+        realtime.announce_version(game.pk, game.version)
+        if new_user is None:
+            services.schedule_ai_moves(game.pk)
+    _tell_handover(league, old_user, new_user, games)
+
+
+def _tell_handover(league: League, old_user, new_user, games: list[Game]) -> None:
+    """E-mail (as each chose for game news) the player replaced and their replacement."""
+    links = "".join(f"\n{game}: {notifications._game_url(game)}" for game in games)
+    with notifications.in_language_of(old_user):
+        names = {"league": league, "organiser": league.organiser, "player": new_user}
+        body = (_("The organiser of %(league)s (%(organiser)s) has replaced you: %(player)s plays your seats in the "
+                  "season's unfinished games.") if new_user is not None else
+                _("The organiser of %(league)s (%(organiser)s) has removed you from the season: the AI plays your "
+                  "seats in its unfinished games.")) % names
+        notifications.deliver(old_user, _("%(league)s: you no longer play in the season") % names, body + "\n" + links)
+    if new_user is not None:
+        with notifications.in_language_of(new_user):
+            names = {"league": league, "organiser": league.organiser, "player": old_user}
+            body = _("The organiser of %(league)s (%(organiser)s) has given you the seats of %(player)s: you now play "
+                     "in the season. If you cannot play, tell the organiser, who can hand the seats to the AI.") % names
+            notifications.deliver(new_user, _("%(league)s: you replace %(player)s") % names, body + "\n" + links)
 
 
 def announce(*, league_id: int, by_user, text: str) -> Announcement:

@@ -9,10 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import ratelimit, realtime, selectors
+from games import policy, ratelimit, realtime, selectors
 from games.errors import BadMove, GameNotFound, NotYourSeat, RateLimited
 from games.models import ChatMessage, Game
-from moderation import sanctions
 
 MAX_CHARS = 500
 RATE = (5, 10)  # messages per user and game, per seconds
@@ -35,7 +34,7 @@ def post_message(*, game_id: int, user, text: str) -> ChatMessage:
         raise GameNotFound(_("There is no such game."))
     if not selectors.may_chat(game, user):
         raise NotYourSeat(_("Only the players of this game can write in its chat."))
-    sanctions.check_may_chat(user)  # muted: refused, with until when and why
+    policy.check_may_chat(user)  # muted: refused, with until when and why
     limit, window = RATE
     if not ratelimit.hit("chat", f"{user.pk}:{game_id}", limit, window):
         raise RateLimited(_("You are writing too fast; wait a few seconds."), retry_after=window)

@@ -1,7 +1,9 @@
 """The platform names no game: what differs per game comes from the game's folder (its app and
-site entry), so adding a game is one folder and one line in INSTALLED_APPS."""
+site entry), so adding a game is one folder and one line in INSTALLED_APPS. Nor does it know the
+moderation app: it asks its policy hook (games/policy.py), which moderation answers."""
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -78,3 +80,37 @@ def test_every_offered_game_is_one_folder_whose_app_label_is_its_kind():
             assert site.urls.startswith(f"{app.name}."), site.urls
         board = Path(get_template(site.board_template).origin.name)
         assert folder in board.parents or board.parent == ROOT / "templates" / "games", board
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a Python file imports (at any depth: inside functions too)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.update([node.module] + [f"{node.module}.{alias.name}" for alias in node.names])
+    return names
+
+
+def test_nothing_in_games_imports_moderation():
+    """The platform, its games and leagues ask games/policy.py; moderation registers the answers.
+    (Migrations are history and are left out.)"""
+    hits = []
+    for path in sorted(GAMES.rglob("*.py")):
+        if "migrations" in path.relative_to(GAMES).parts:
+            continue
+        hits += [f"{path.relative_to(ROOT)}: {name}" for name in sorted(imported_modules(path))
+                 if name == "moderation" or name.startswith("moderation.")]
+    assert not hits, "games/ imports moderation:\n" + "\n".join(hits)
+
+
+def test_the_policy_hook_allows_everything_until_moderation_answers_it():
+    from games import policy
+    from moderation.sanctions import Sanctions
+
+    allowing = policy.Policy()
+    assert allowing.check_may_play(object()) is None and allowing.check_may_chat(object()) is None
+    assert allowing.mute_notice(object()) == "" and not allowing.has_blocked(object(), 7)
+    assert list(allowing.blocked_by(object())) == []
+    assert isinstance(policy.registered(), Sanctions)  # moderation's ready() registered it

@@ -12,11 +12,10 @@ from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from games import presence, rows, state_store
+from games import policy, presence, rows, state_store
 from games.errors import GameNotFound, NotYourSeat
 from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
-from moderation import sanctions
 
 
 def game_for_viewer(game_id: int, user) -> Game:
@@ -379,10 +378,10 @@ def chat_context(game: Game, user) -> dict:
     """The latest visible chat messages of a game (oldest first) and whether ``user`` may write."""
     # Messages of players the viewer blocked are left out (moderation.Block).
     latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
-              .exclude(author_id__in=sanctions.blocked_by(user)).select_related("author")
+              .exclude(author_id__in=policy.blocked_by(user)).select_related("author")
               .order_by("-created_at", "-pk")[:CHAT_SHOWN])
     return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user,
-            "chat_muted": sanctions.mute_notice(user)}
+            "chat_muted": policy.mute_notice(user)}
 
 
 @dataclass

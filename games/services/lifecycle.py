@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
-from games import realtime
+from games import policy, realtime
 from games.ai_names import level_list
 from games.errors import BadMove, GameNotActive, NotYourSeat
 from games.models import Game, Seat
@@ -14,7 +14,6 @@ from games.refusals import general_refusal
 from games.services.clocks import refresh_turn
 from games.services.moves import Progress, after_commit, lock_game
 from games.sites import get_engine, get_site
-from moderation import sanctions
 
 
 @transaction.atomic
@@ -38,7 +37,7 @@ def create_game(
     ``seed`` shares a secret shuffle between games (a daily puzzle); ``league`` and
     ``season_index`` say where the game belongs. All or nothing: one transaction."""
     if created_by is not None:
-        sanctions.check_may_play(created_by)  # a play ban: refused, with until when and why
+        policy.check_may_play(created_by)  # a play ban: refused, with until when and why
     engine = get_engine(kind)
     try:
         seat_count = engine.seat_count(config)
@@ -90,7 +89,7 @@ def _take_free_seat(game: Game, user) -> Seat:
 
 def join_game(*, game_id: int, user) -> Seat:
     """Take the first free seat; the game starts by itself when the last seat is taken."""
-    sanctions.check_may_play(user)
+    policy.check_may_play(user)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
@@ -255,7 +254,7 @@ def rematch(*, game_id: int, user) -> Game:
     """A new game with the finished one's settings and seats: its AI seats keep their levels,
     the asking player takes their old seat, the other players' seats wait for them (they are
     told on the old game's page). One rematch per game: a second asker joins the first's."""
-    sanctions.check_may_play(user)
+    policy.check_may_play(user)
     with transaction.atomic():
         old = lock_game(game_id)
         if old.status != Game.Status.FINISHED:
@@ -267,7 +266,7 @@ def rematch(*, game_id: int, user) -> Game:
         existing = Game.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
         if existing is not None:
             game = lock_game(existing)  # Games by id: the old one first
-            if sanctions.has_blocked(user, game.created_by_id):
+            if policy.has_blocked(user, game.created_by_id):
                 raise NotYourSeat(_("You have blocked the player who opened this rematch."))
             if game.status == Game.Status.OPEN and not game.seats.filter(user=user).exists():
                 _take_seat(game, user, mine.index)

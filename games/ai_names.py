@@ -23,7 +23,10 @@ def level_name(code: str) -> str:
 
 
 def ai_player(code: str) -> str:
-    """A seat played by the AI of level ``code``: "AI (easy)"."""
+    """A seat played by the AI of level ``code``, in the active language: "AI (easy)". Every
+    page, panel, log and e-mail names an AI seat with this (an engine that keeps a name from
+    the start shows this one instead through its site's ``shown_view``)."""
+    # Translators: a seat given to an AI player of this level, e.g. "AI (medium)".
     return gettext("AI (%(level)s)") % {"level": level_name(code)}
 
 

@@ -211,12 +211,19 @@ class BoardContext:
     seats: list[Seat] = field(default_factory=list)
     viewer: object = None
 
+    @property
+    def shown_view(self) -> dict:
+        """The view as the reader reads it (``GameSite.shown_view``: e.g. an AI seat's name in
+        the active language); the engine's view when the site has nothing to change."""
+        shown = get_site(self.game.kind).shown_view
+        return shown(self.view, self.seats) if shown is not None and self.view else self.view
+
     def as_dict(self) -> dict:
         return {
             "user": self.viewer,  # pages have it from the request; socket pushes from here
             "game": self.game,
             "seat": self.seat,
-            "view": self.view,
+            "view": self.shown_view,
             "your_move": self.your_move,
             "seats": self.seats,
             "analysis": self.game.analysis,

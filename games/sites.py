@@ -59,6 +59,11 @@ class GameSite:
     # A form class for the settings the host may change before the start (its cleaned_data
     # is turned into a config by the form's ``config()`` method), and the panel showing them.
     settings_form: type | None = None
+    # The view as a reader of the active language reads it, from the engine's view and the
+    # game's seats: words the engine keeps from the start that depend on the reader's language
+    # (an AI seat's name). Views are cached for every language; this runs where one is drawn.
+    # None: the engine's view as it is.
+    shown_view: Callable[[dict, list], dict] | None = None
     # A check that a view can be drawn (raises if not); run on the write path before commit.
     check_view: Callable[[dict], Any] | None = None
     # The regions of the live page (games.regions.Region, in page order), which the board

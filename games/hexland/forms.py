@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
+from games.ai_names import ai_player
 from games.errors import BadMove
 from games.hexland import words
 from games.hexland.engine import MOVE_TYPES
@@ -16,12 +17,7 @@ from games.hexland.engine.state import TIMER_PRESETS
 from games.models import Game
 
 
-def _ai_seat(level: str) -> str:
-    # Translators: a seat given to an AI player of this level, e.g. "AI (medium)".
-    return _("AI (%(level)s)") % {"level": words.ai_level(level)}
-
-
-_ai_seat_lazy = lazy(_ai_seat, str)
+_ai_seat_lazy = lazy(ai_player, str)
 
 SEAT_CHOICES = [("open", gettext_lazy("Open for a player"))] + [(level, _ai_seat_lazy(level)) for level in AI_LEVELS]
 MAPS = {"beginner": {"layout": "fixed", "board_seed": 0}, "random": {"layout": "random"},

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -55,21 +55,21 @@ def _resources(text: str) -> str:
     return words.resource_list(text.split(", "))
 
 
-def _gains(text: str, names: str) -> str:
+def _gains(text: str, names: str, renamed: Mapping[str, str]) -> str:
     """"ana +1 wood, bo +2 ore": what a roll produced, by player."""
     found = re.finditer(rf"(?P<name>{names}) \+(?P<count>\d+) (?P<resource>{_RES})", text)
     # Translators: what a roll gave one player, e.g. "ana +1 wood" (name: the player's name).
     return ", ".join(pgettext("hexland gain", "%(name)s +%(count)s %(resource)s")
-                     % {"name": m["name"], "count": m["count"], "resource": words.resource(m["resource"])}
+                     % {"name": renamed.get(m["name"], m["name"]), "count": m["count"], "resource": words.resource(m["resource"])}
                      for m in found)
 
 
 # --- the sentences ------------------------------------------------------------------------------
 
-def _roll(g: dict, names: str) -> str:
+def _roll(g: dict, names: str, renamed: Mapping[str, str]) -> str:
     values = {"who": g["who"], "total": g["total"]}
     if g.get("gains"):
-        values["gains"] = _gains(g["gains"], names)
+        values["gains"] = _gains(g["gains"], names, renamed)
     if g.get("short"):
         values["short"] = _resources(g["short"])
         if g.get("gains"):
@@ -209,30 +209,40 @@ def _compiled(names: tuple[str, ...]) -> tuple[str, tuple[tuple[re.Pattern, Call
     return alternatives, tuple(out)
 
 
-def read(line: str, names: Iterable[str]) -> str | None:
-    """One engine log sentence written again in the active language (names: the players'), or
-    None for a sentence this list does not know."""
+# The groups of a sentence that hold a player's name (and _gains' "name").
+_NAME_GROUPS = ("who", "victim", "other")
+
+
+def read(line: str, names: Iterable[str], renamed: Mapping[str, str] | None = None) -> str | None:
+    """One engine log sentence written again in the active language (names: the players', as
+    the engine wrote them; ``renamed``: the name to write for some of them), or None for a
+    sentence this list does not know."""
     alternatives, sentences = _compiled(tuple(str(name) for name in names))
+    renamed = renamed or {}
     for pattern, write in sentences:
         found = pattern.fullmatch(line)
         if found is None:
             continue
         groups = found.groupdict()
-        return _roll(groups, alternatives) if write is None else write(groups)
+        if renamed:
+            groups.update({key: renamed.get(groups[key], groups[key]) for key in _NAME_GROUPS if groups.get(key)})
+        return _roll(groups, alternatives, renamed) if write is None else write(groups)
     return None
 
 
-def render(line: str, names: Iterable[str]) -> str:
+def render(line: str, names: Iterable[str], renamed: Mapping[str, str] | None = None) -> str:
     """``read``, or the engine's sentence as it is."""
-    written = read(line, names)
+    written = read(line, names, renamed)
     return line if written is None else written
 
 
-def log_lines(lines: Iterable[str], names: Iterable[str]) -> list[str]:
+def log_lines(lines: Iterable[str], names: Iterable[str], renamed: Mapping[str, str] | None = None) -> list[str]:
     """The log's sentences as a player of the active language reads them: the engine's own on
-    an English page, written again from the words of each sentence on any other."""
+    an English page, written again from the words of each sentence on any other.
+    ``renamed``: the name shown for a player the engine names otherwise (an AI seat in the
+    reader's language, games/hexland/names.py); such lines are written again on every page."""
     lines = [str(line) for line in lines]
-    if (translation.get_language() or "en").startswith("en"):
+    if (translation.get_language() or "en").startswith("en") and not renamed:
         return lines
     names = tuple(names)
-    return [render(line, names) for line in lines]
+    return [render(line, names, renamed) for line in lines]

@@ -3,6 +3,7 @@ the platform's lifecycle services)."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import translation
 
 from games import services
 from games.hexland.engine import KIND
@@ -28,5 +29,7 @@ def change_settings(*, game_id: int, by_user, config: dict, turn_seconds: int) -
 
 
 def config_at_start(config: dict, seats: list[Seat]) -> dict:
-    """Players are named in the log by their seat's label."""
-    return {**config, "players": len(seats), "names": [seat.label for seat in seats]}
+    """Players are named in the log by their seat's label; an AI seat's in English, whatever
+    language the request that starts the room speaks (pages show it in their reader's: names.py)."""
+    with translation.override("en"):
+        return {**config, "players": len(seats), "names": [seat.label for seat in seats]}

@@ -2,7 +2,7 @@
 import hashlib
 import json
 
-from games.hexland import forms, selectors, services, svg
+from games.hexland import forms, names, selectors, services, svg
 from games.hexland.refusals import REFUSALS
 from games.hexland.templatetags.hexland_boards import hexland_panel
 from games.regions import PUBLIC, SEAT, Region
@@ -55,6 +55,7 @@ SITE = GameSite(
     board_template="hexland/board.html",
     regions=REGIONS,
     check_view=_check_board_draws,
+    shown_view=names.shown_view,
     rated=True,
     standin_after_timeouts=2,
     standin_level="medium",

@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games.hexland import log_words, svg, words
+from games.hexland import names as hexland_names
 
 register = template.Library()
 
@@ -158,7 +159,10 @@ def offer(view: Mapping) -> dict | None:
 def hexland_panel(view: Mapping) -> dict:
     """Everything the side panel shows, from the view alone."""
     log = list(view.get("log") or [])
-    shown = log_words.log_lines(log[-LOG_LINES:], _names(view).values())
+    names, logged = _names(view), hexland_names.logged_names(view)
+    # The log's sentences name players as the engine does: an AI seat is written as it is shown.
+    renamed = {logged[q]: names[q] for q in names if q in logged and logged[q] != names[q]}
+    shown = log_words.log_lines(log[-LOG_LINES:], logged.values(), renamed=renamed)
     return {
         "phase": phase_text(view),
         "players": player_rows(view),

@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -13,7 +15,7 @@ from games import selectors, services
 from games.ai_names import level_name
 from games.errors import BadMove, GameError
 from games.sites import get_site
-from games.views import error_response
+from games.views import error_response, live_answer
 
 
 def _act(request: HttpRequest, game_id: int, action, done: str, *, to_dashboard: bool = False) -> HttpResponse:
@@ -22,8 +24,17 @@ def _act(request: HttpRequest, game_id: int, action, done: str, *, to_dashboard:
         action()
     except GameError as error:
         return error_response(request, error, game_id)
+    if request.htmx and not to_dashboard:
+        # The live page that asked: its regions at the new version, and the note beside the control.
+        return live_answer(request, selectors.game_for_viewer(game_id, request.user), notice=done)
     messages.success(request, done)
-    return redirect("dashboard") if to_dashboard else redirect("game_detail", game_id=game_id)
+    return _go(request, reverse("dashboard") if to_dashboard else reverse("game_detail", args=[game_id]))
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """To another page: a plain redirect, or for htmx (which would follow a redirect inside its
+    request and swap nothing) an instruction to the browser to go there (the note waits there)."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
@@ -101,7 +112,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         return error_response(request, error, game_id)
     messages.success(request, _rematch_notice(game, request.user))
-    return redirect("game_detail", game_id=game.pk)
+    return _go(request, reverse("game_detail", args=[game.pk]))
 
 
 def _rematch_notice(game, user) -> str:

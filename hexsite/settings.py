@@ -159,6 +159,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",  # a signed-in player's saved language wins
+    # A body or query declared in a charset other than UTF-8: a 400 before anything reads it
+    # (hexsite/charsets.py); last, so it answers in the viewer's language.
+    "hexsite.charsets.DeclaredCharsetMiddleware",
 ]
 
 # Full pages a process draws at once; the rest wait for a slot while writes and the live page's
@@ -226,6 +229,10 @@ if DATABASE_POOL:
         "max_size": DATABASE_POOL_MAX,
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
     }
+# Test runs sharing one PostgreSQL (two checkouts, two sessions) each name their own test database;
+# pytest-xdist's workers then add their own suffix to it.
+if os.environ.get("HEXSITE_TEST_DATABASE"):
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["HEXSITE_TEST_DATABASE"]}
 # The role that owns the schema and runs `manage.py migrate`; DATABASE_URL's role then may only
 # read and write rows, never alter a table or change the append-only ones (hexsite/dbroles.py).
 # Same server and database as DATABASE_URL (its database name is not used). Unset: DATABASE_URL's
@@ -352,6 +359,8 @@ LANGUAGES = [
     ("es", "Español"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# A moment with a 24-hour time and its zone, in each language (hexsite/formats/).
+FORMAT_MODULE_PATH = ["hexsite.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

@@ -118,6 +118,61 @@
     if (changed.length) afterChange();
     // What a swap costs, for profilers and benchmarks/live_swaps.py.
     if (changed.length && performance.measure) performance.measure("live-apply", {start: started});
+    if (changed.length) checkLayout();
+  }
+
+  // --- the page around the regions -----------------------------------------------------------
+  // Regions change within one layout of the page; the page around them (a board at all, the
+  // chat, the notify choice) changes with the game's status and the viewer's seat. The status
+  // bar names the layout it was drawn for (data-layout, games/live.py LiveView.layout): when it
+  // is not the page's, the page reads itself again and morphs into what a reload draws, keeping
+  // what the player is doing, or goes where the page now leads (a redirect).
+  var relayoutRunning = false, relayoutAgain = false;
+  function checkLayout() {
+    var bar = document.getElementById("game-status");
+    var wanted = bar && bar.getAttribute("data-layout");
+    if (!root || !wanted || wanted === root.dataset.layout) return;
+    if (relayoutRunning) { relayoutAgain = true; return; }
+    relayoutRunning = true;
+    fetch(location.href, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (response) {
+        if (response.redirected && response.url.split("#")[0] !== location.href.split("#")[0]) {
+          location.assign(response.url);
+          return null;
+        }
+        return response.ok ? response.text() : null;
+      })
+      .then(function (html) { if (html) relayout(html); })
+      .catch(function () { /* the next frame or reconnect checks again */ })
+      .then(function () {
+        relayoutRunning = false;
+        if (relayoutAgain) { relayoutAgain = false; checkLayout(); }
+      });
+  }
+
+  function relayout(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var main = document.getElementById("main"), freshMain = fresh.getElementById("main");
+    if (!main || !freshMain || !fresh.getElementById("live-game") || !window.Idiomorph) {
+      location.reload();
+      return;
+    }
+    var loaded = {};
+    document.querySelectorAll("script[src]").forEach(function (script) { loaded[script.src] = true; });
+    Idiomorph.morph(main, freshMain.innerHTML, Object.assign({}, morphOptions, {morphStyle: "innerHTML"}));
+    // A script parsed from a string does not run: the new layout's own (a board's) is added anew.
+    main.querySelectorAll("script[src]").forEach(function (parsed) {
+      if (loaded[parsed.src]) return;
+      var script = document.createElement("script");
+      script.src = parsed.src;
+      parsed.replaceWith(script);
+    });
+    root = document.getElementById("live-game");
+    shown = {};
+    loadedStamp = pageStamp();
+    baseTitle = fresh.title || baseTitle;
+    if (window.htmx) htmx.process(main);
+    afterChange();
   }
 
   function fetchRegions(ids) {
@@ -148,6 +203,10 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!xhr || !root) return;
+    // htmx tells a request's end again, from the nearest ancestor still on the page, when the
+    // answer took the control away (a Roll once rolled): an answer is applied and noted once.
+    if (xhr.hexsiteAnswered) return;
+    xhr.hexsiteAnswered = true;
     var type = xhr.getResponseHeader("Content-Type") || "";
     if (type.indexOf("application/json") !== 0) return;
     var answer;
@@ -159,9 +218,26 @@
     }
     var form = elt && elt.closest && elt.closest("form");
     if (form) delete form.dataset.dirty;  // sent: the answer's form replaces it
+    var around = idsAround(elt);
     applyFrame(answer);
-    if (answer.notice) note(elt, answer.notice, false);
+    // The control may be gone with the answer (a Roll once rolled): the note goes to the nearest
+    // place around it that is still on the page.
+    if (answer.notice) note(stillThere(elt, around), answer.notice, false);
   });
+
+  function idsAround(elt) {
+    var ids = [];
+    for (var node = elt; node && node !== document.body; node = node.parentElement) if (node.id) ids.push(node.id);
+    return ids;
+  }
+  function stillThere(elt, ids) {
+    if (elt && elt.isConnected) return elt;
+    for (var i = 0; i < ids.length; i++) {
+      var found = document.getElementById(ids[i]);
+      if (found) return found;
+    }
+    return root;
+  }
 
   // The answer to a click: beside the control, until the player acts again in that place.
   function note(elt, text, isError) {
@@ -344,7 +420,8 @@
   function offerNotifications(bar) {
     var box = document.getElementById("notify-choice");
     if (!box) return;
-    if (!canNotify || !bar || !bar.hasAttribute("data-seated") || Notification.permission === "denied") {
+    var active = bar && String(bar.getAttribute("data-layout") || "").split(".")[0] === "active";
+    if (!canNotify || !bar || !active || !bar.hasAttribute("data-seated") || Notification.permission === "denied") {
       box.hidden = true;
       return;
     }

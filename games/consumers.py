@@ -40,6 +40,7 @@ from django.utils import translation
 from games import live, presence, realtime, selectors
 from hexsite.i18n import language_of_socket
 
+CLOSE_BAD_FRAME = 4400  # a frame the page never sends: not JSON, too deep, binary, of no known type
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_TOO_MANY_FRAMES = 4429
@@ -208,9 +209,25 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send(await self._catch_up(None, page_stamp=self._query("stamp")))
         await self._announce_presence()
 
+    async def __call__(self, scope, receive, send):
+        # A handler that raised, or a consumer cancelled, never reaches disconnect(): its place
+        # would stay counted for PRESENCE_TTL, and a few such ends lock the user out (4409).
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._release()
+
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._release()
+
+    async def _release(self) -> None:
+        """Give back this socket's group and its place in the counts, once, whatever fails."""
+        group = self.__dict__.pop("group", None)
+        if group is None:
+            return
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        finally:
             await self._leave()
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -218,10 +235,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY_FRAMES)
             return
         try:
-            message = json.loads(text_data or "{}")
-        except ValueError:
-            message = {}
-        if not isinstance(message, dict) or message.get("type") == "ping":
+            message = json.loads(text_data) if text_data is not None else None
+        except (ValueError, RecursionError):  # RecursionError: nested too deep (a frame of "[[[[…")
+            message = None
+        if not isinstance(message, dict) or message.get("type") not in ("ping", "sync"):
+            await self.close(code=CLOSE_BAD_FRAME)
+            return
+        if message.get("type") == "ping":
             await self.send(text_data='{"type":"pong"}')
             if time.monotonic() - self.checked_at >= STALE_CHECK_SECONDS and self.page.keys is not None:
                 self.checked_at = time.monotonic()

@@ -5,9 +5,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.middleware.csrf import get_token
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -104,9 +105,10 @@ def game_region_body(request: HttpRequest, game_id: int, region_id: str) -> Http
     view = live.LiveView(game, request.user)
     key = view.key(region)
     etag = f'"{live.body_digest(key)}"'
-    if request.headers.get("If-None-Match") == etag:
-        response = HttpResponseNotModified()
-    else:
+    # Compared as RFC 9110 says (weakly, for a GET): the compression sends the ETag as W/"…",
+    # and a browser asks again with that form.
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
         body = render_to_string(region.body_template, view.context(region))
         response = HttpResponse(body.replace(live.CSRF_MARK, get_token(request)))
     response["ETag"] = etag

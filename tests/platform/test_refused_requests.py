@@ -86,3 +86,72 @@ def test_a_client_cannot_write_a_second_line_into_the_log():
     # Logging configured twice (a worker does it again) puts two filters on the logger: the
     # second leaves the line as it is.
     assert RefusedRequestFilter().filter(record) and logging.Formatter().format(record) == line
+
+
+# --- a body declared in a charset other than UTF-8 -------------------------------------------------
+
+FORM = "application/x-www-form-urlencoded; charset={}"
+
+
+def post_login_wsgi(body: bytes, content_type: str):
+    """Anonymously, as a browser would (the login page read first, the CSRF check on: it reads
+    the body), the body's bytes as given."""
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.get(reverse("account_login"))
+    return client.generic("POST", reverse("account_login"), body, content_type=content_type, REMOTE_ADDR=CLIENT,
+                          HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+
+
+def post_login_asgi(body: bytes, content_type: str):
+    async def post():
+        client = AsyncClient(enforce_csrf_checks=True, raise_request_exception=False)
+        await client.get(reverse("account_login"))
+        return await client.generic("POST", reverse("account_login"), body, content_type=content_type,
+                                    headers={"X-CSRFToken": client.cookies["csrftoken"].value})
+    return asyncio.run(post())
+
+
+def one_refusal_line(caplog) -> str:
+    records = refusal_records(caplog)
+    assert len(records) == 1, [(r.name, r.levelname, r.getMessage()) for r in records]
+    record = records[0]
+    assert record.levelno == logging.WARNING and record.exc_info is None and record.stack_info is None
+    assert "Traceback" not in caplog.text
+    return record.getMessage()
+
+
+@pytest.mark.parametrize("post", [post_login_wsgi, post_login_asgi], ids=["wsgi", "asgi"])
+@pytest.mark.parametrize("charset", ["utf-7", "latin-1", "utf-16", "no-such-charset"])
+def test_a_form_declared_in_another_charset_is_a_400_with_a_message_and_one_line(caplog, post, charset):
+    """Before, Django's BadRequest for it met its own 400 handler's CSRF check, which read the
+    body again: a 500 with chained tracebacks. UTF-7 is also a way to smuggle markup past an escape."""
+    caplog.set_level(logging.INFO)
+    response = post("login=ana&password=+ADw-b+AD4-".encode(), FORM.format(charset))
+    assert response.status_code == 400
+    assert "only as UTF-8" in response.content.decode()
+    line = one_refusal_line(caplog)
+    assert line.startswith(f"Refused with 400 (charset {charset}): POST /accounts/login/ from ")
+
+
+def test_a_move_declared_in_utf7_is_refused_in_the_live_pages_shape_and_nothing_is_played(caplog, make_user):
+    from games.models import Game
+    from tests.support.factories import toy_game
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.force_login(ana)
+    client.get(reverse("game_detail", args=[game.pk]))
+    move = 'version=0&move={"type": "add", "n": 2}'.encode()
+    caplog.set_level(logging.INFO)
+    response = client.generic("POST", reverse("game_move", args=[game.pk]), move, content_type=FORM.format("utf-7"),
+                              HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    assert response.status_code == 400
+    assert response.json() == {"type": "error", "message": response.json()["message"]}
+    assert "only as UTF-8" in response.json()["message"]
+    assert one_refusal_line(caplog).startswith(f"Refused with 400 (charset utf-7): POST /games/{game.pk}/move/ from ")
+    assert Game.objects.get(pk=game.pk).version == 0
+    # UTF-8 by another name is read as UTF-8 (Django's form reading knows only "utf-8").
+    played = client.generic("POST", reverse("game_move", args=[game.pk]), move, content_type=FORM.format("UTF8"),
+                            HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    assert played.status_code == 200 and played.json()["stamp"].startswith("1.")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 
 import pytest
@@ -520,3 +521,90 @@ def test_a_live_games_socket_work_goes_before_correspondence_work_already_waitin
         future.result(5)
     pool.shutdown()
     assert order == ["room", "room again", "hextension 1", "hextension 2", "hextension 3"]
+
+
+# --- frames and addresses the page never sends ---------------------------------------------------
+
+@pytest.mark.parametrize("frame", [
+    {"text_data": "[" * 100_000},  # json.loads raises RecursionError, not ValueError
+    {"text_data": "not json"},
+    {"text_data": '"ping"'},
+    {"text_data": '{"type": "dance"}'},
+    {"bytes_data": b'{"type": "ping"}'},
+], ids=["deeply-nested", "not-json", "not-an-object", "unknown-type", "binary"])
+def test_a_frame_the_page_never_sends_closes_the_socket_with_a_code_and_frees_its_place(make_user, frame):
+    """Each such socket ends as a closed one, not a crash, and gives its place back: before, each
+    crash kept the user's place for PRESENCE_TTL (an hour), and a few of them got every new socket
+    of that user on that game closed with 4409."""
+    from games import presence
+    from games.consumers import CLOSE_BAD_FRAME
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+
+    async def scenario():
+        for _ in range(presence.MAX_SOCKETS_PER_GAME + 1):
+            socket = communicator_for(game, ana, stamp=live.stamp_of(game))
+            assert (await socket.connect())[0]
+            await socket.send_to(**frame)
+            while (output := await socket.receive_output(timeout=5))["type"] != "websocket.close":
+                assert is_presence(output["text"])
+            assert output == {"type": "websocket.close", "code": CLOSE_BAD_FRAME}
+            await socket.disconnect(timeout=10)  # as Daphne tells the consumer once the socket is closed
+            assert await sync_to_async(presence.connected)(game.pk, [ana.pk]) == set()
+        again = communicator_for(game, ana, stamp=live.stamp_of(game))
+        assert (await again.connect())[0] and await again.receive_nothing(timeout=0.3)
+        await again.disconnect(timeout=10)
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_a_socket_whose_work_raises_still_gives_back_its_place(make_user, monkeypatch):
+    """Whatever a handler raises (here a catch-up), the socket's place in the counts is given
+    back as the consumer ends, though disconnect() is never called."""
+    from games import presence
+
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    connected = threading.Event()
+    real = consumers.catch_up
+
+    def catch_up_that_fails_once_connected(*args, **kwargs):
+        if connected.is_set():
+            raise RuntimeError("a catch-up that fails")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "catch_up", catch_up_that_fails_once_connected)
+
+    async def scenario():
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game))
+        assert (await socket.connect())[0]
+        assert is_presence(await WebsocketCommunicator.receive_from(socket, timeout=5))  # her own arrival, counted
+        assert await sync_to_async(presence.connected)(game.pk, [ana.pk]) == {ana.pk}
+        connected.set()
+        await socket.send_to(text_data=json.dumps({"type": "sync", "stamp": ""}))
+        with pytest.raises(RuntimeError, match="a catch-up that fails"):
+            while True:
+                await socket.receive_output(timeout=5)
+        assert await sync_to_async(presence.connected)(game.pk, [ana.pk]) == set()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+@pytest.mark.parametrize("path", ["/ws/games/abc/", "/ws/other/", "/ws/", "/elsewhere"])
+def test_a_socket_to_an_address_no_route_serves_is_refused_at_the_handshake(make_user, caplog, path):
+    """Refused before it is accepted (Daphne answers the handshake 403), not a router's
+    ValueError (a 500 and a traceback in the log)."""
+    ana = make_user()
+
+    async def scenario():
+        socket = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+        socket.scope["user"] = ana
+        connected, _code = await socket.connect()
+        assert not connected
+        await close_db_connections()
+
+    run_scenario(scenario)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR or record.exc_info]

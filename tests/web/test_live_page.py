@@ -278,6 +278,29 @@ def test_the_diagrams_are_cacheable_by_their_address_and_etag(client, make_user)
     assert missing.status_code == 404
 
 
+def test_a_region_body_sent_compressed_is_not_sent_again_to_a_browser_that_has_it(client, make_user):
+    """Compressed, its ETag is weak (W/"…", GZipMiddleware), and a browser asks again with that
+    form: If-None-Match is compared weakly (RFC 9110), either form against either."""
+    users = [make_user(f"p{i}") for i in range(2)]
+    game = hextension_game(users)
+    for seat, user in enumerate(users):
+        place(game, user, seat)
+    client.force_login(users[0])
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    address = page.split('data-live-lazy="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    compressed = client.get(address, HTTP_ACCEPT_ENCODING="gzip")
+    assert compressed.status_code == 200 and compressed["Content-Encoding"] == "gzip"
+    weak = compressed["ETag"]
+    assert weak.startswith('W/"')
+    strong = weak.removeprefix("W/")
+    for asked in (weak, strong, f'"other", {weak}'):
+        for encoding in ("gzip", "identity"):
+            again = client.get(address, HTTP_IF_NONE_MATCH=asked, HTTP_ACCEPT_ENCODING=encoding)
+            assert again.status_code == 304 and again.content == b"", (asked, encoding)
+            assert again["ETag"].removeprefix("W/") == strong
+    assert client.get(address, HTTP_IF_NONE_MATCH='W/"other"').status_code == 200
+
+
 def test_a_move_answered_over_http_carries_the_regions_at_the_new_stamp(client, make_user):
     ana, bo = make_user(), make_user()
     game = toy_game(ana, bo)

@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from api.routing import http_urlpatterns as api_stream_urlpatterns  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -25,7 +26,9 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,  # static files too: WhiteNoise (settings.MIDDLEWARE)
+        # The API's NDJSON streams as asynchronous consumers (api/streams.py); every other
+        # request through Django, static files too (WhiteNoise: settings.MIDDLEWARE).
+        "http": URLRouter([*api_stream_urlpatterns, re_path(r"", django_asgi_app)]),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
             [*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())]))),
     }

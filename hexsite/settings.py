@@ -134,6 +134,8 @@ INSTALLED_APPS = [
     "games.hexland",
     # Reports, sanctions, blocks, flags and the moderation record (after the games it points to).
     "moderation",
+    # The public API: tokens, JSON endpoints and streams over the services and selectors.
+    "api",
     # The project itself: its `migrate` runs as the owner role (hexsite/dbroles.py).
     "hexsite",
 ]

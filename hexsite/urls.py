@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("moderation/", include("moderation.urls")),
+    path("api/", include("api.urls")),
 ]

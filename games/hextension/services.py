@@ -2,11 +2,30 @@
 and the best score any placement of those tiles could reach (shown beside each player's score)."""
 from __future__ import annotations
 
-from games import state_store
+from games import services, state_store
 from games.hextension import engine
 from games.hextension.engine import CELLS, ai, score_board
 from games.hextension.engine.optimum import best_possible
 from games.models import Game
+
+
+def open_game(user, data: dict) -> Game:
+    """A game from the new-game form's cleaned data (the page's and the API's): the creator in
+    the first seat, the AI in the last ``ai_seats``; started at once when only AI seats remain.
+    The caller holds the transaction, so the game is opened and started together or not at all."""
+    players, ai_seats = data["players"], data["ai_seats"]
+    game = services.create_game(
+        kind=engine.KIND,
+        config={"players": players, "tiles_per_round": data["tiles_per_round"]},
+        created_by=user,
+        title=data["title"],
+        visibility=data["visibility"],
+        turn_seconds=data["round_deadline"],
+        ai_seats={index: data["ai_level"] for index in range(players - ai_seats, players)},
+    )
+    if players - ai_seats == 1:
+        services.start_game(game_id=game.pk)  # only AI opponents: full already
+    return game
 
 
 def hindsight(draw: list[str], tiles_per_round: int) -> dict:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.errors import GameError
+from games.hextension import services as hextension_services
 from games.hextension.engine import KIND
 from games.hextension.forms import HextensionGameForm
 from games.models import Game
@@ -33,25 +34,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
         players, ai_seats = data["players"], data["ai_seats"]
         try:
             with transaction.atomic():  # opened and started together, or not at all
-                game = _open_game(request.user, data)
+                game = hextension_services.open_game(request.user, data)
         except GameError as error:
             return error_response(request, error)
         messages.success(request, _("Your game is open.") if players - ai_seats > 1 else _("Your game has started."))
         return redirect("game_detail", game_id=game.pk)
     return render(request, "hextension/new.html", {"form": form}, status=400 if form.errors else 200)
-
-
-def _open_game(user, data: dict):
-    players, ai_seats = data["players"], data["ai_seats"]
-    game = services.create_game(
-        kind=KIND,
-        config={"players": players, "tiles_per_round": data["tiles_per_round"]},
-        created_by=user,
-        title=data["title"],
-        visibility=data["visibility"],
-        turn_seconds=data["round_deadline"],
-        ai_seats={index: data["ai_level"] for index in range(players - ai_seats, players)},
-    )
-    if players - ai_seats == 1:
-        services.start_game(game_id=game.pk)  # only AI opponents: full already
-    return game

@@ -1,0 +1,62 @@
+"""The OpenAPI 3.1 document, generated from the declared operations (api/http.py) and the
+schemas (api/schemas.py): what is served is what is described."""
+from __future__ import annotations
+
+from api import schemas
+from api.http import OPERATIONS, Operation
+from api.models import Scope
+
+PROBLEM = {"application/problem+json": {"schema": schemas.ref("Problem")}}
+REFUSED = {400: "Malformed or illegal", 401: "No token, or a token that is not valid",
+           403: "The token lacks the scope named, or this is not your game or seat", 404: "No such game",
+           405: "Another method", 409: "Stale version (the current `version` is given) or the game's state refuses it",
+           429: "Too many requests: see Retry-After"}
+
+
+def document(server_url: str = "/api/v1") -> dict:
+    paths: dict[str, dict] = {}
+    for op in OPERATIONS:
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "hexsite API", "version": "1",
+                 "description": "Play Hextension, Hexland and Hextremadura by program. Send a personal token "
+                                "(made on your profile page) as `Authorization: Bearer <token>`. Refusals are "
+                                "RFC 9457 problem documents. See docs/api.md for a quick start."},
+        "servers": [{"url": server_url}],
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "security": [{"bearer": []}],
+        "paths": paths,
+        "components": {
+            "schemas": schemas.components(),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "A personal token; its scopes: "
+                                                          + ", ".join(f"`{s.value}` ({s.label})" for s in Scope)}},
+        },
+    }
+
+
+def _operation(op: Operation) -> dict:
+    found = {"operationId": op.name, "summary": op.summary, "tags": [op.path.strip("/").split("/")[0]]}
+    if op.description:
+        found["description"] = op.description
+    if op.scope:
+        found["description"] = (found.get("description", "") + f"\n\nScope: `{op.scope}`.").strip()
+        found["x-scope"] = str(op.scope)
+    if op.parameters:
+        found["parameters"] = op.parameters
+    if op.body is not None:
+        found["requestBody"] = {"required": True, "content": {"application/json": {"schema": op.body}}}
+    if op.stream:
+        answer = {"description": "NDJSON: one JSON object a line, and blank lines to keep the connection alive",
+                  "content": {"application/x-ndjson": {"schema": {"type": "object"}}}}
+    else:
+        answer = {"description": "OK", "content": {"application/json": {"schema": op.answer or {"type": "object"}}}}
+    responses = {str(op.answer_status): answer}
+    for status in sorted({*op.refusals, 401, 405}):
+        responses[str(status)] = {"description": REFUSED[status], "content": PROBLEM}
+        if status == 429:
+            responses[str(status)]["headers"] = {"Retry-After": {"schema": {"type": "integer"},
+                                                                 "description": "seconds to wait"}}
+    found["responses"] = responses
+    return found

@@ -22,6 +22,7 @@ import json
 import time
 from urllib.parse import parse_qs
 
+from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -64,7 +65,7 @@ class _Stream(AsyncHttpConsumer):
         if refusal is not None:
             await self.send_response(refusal.status_code, refusal.content, headers=[
                 (name.encode(), value.encode()) for name, value in refusal.items()])
-            return
+            raise StopConsumer()
         await self.send_headers(status=200, headers=[(b"Content-Type", NDJSON), (b"Cache-Control", b"no-store"),
                                                      (b"X-Accel-Buffering", b"no")])
         await self.started()

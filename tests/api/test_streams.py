@@ -1,0 +1,188 @@
+"""The NDJSON streams, through the ASGI application as Daphne serves them, over the real Redis
+channel layer: the first lines, a line per new version, the end; the events stream; keep-alive
+lines; a revoked token ends an open stream; refusals as problem documents."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import ApplicationCommunicator
+
+from api import streams, tokens
+from api.models import ALL_SCOPES
+from games import services, state_store
+from games.sites import get_engine
+from hexsite.asgi import application
+from tests.support.factories import toy_game
+from tests.web.test_consumer import close_db_connections, run_scenario
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def stream_request(path: str, secret: str | None, query: bytes = b"") -> ApplicationCommunicator:
+    headers = [(b"host", b"testserver")]
+    if secret:
+        headers.append((b"authorization", f"Bearer {secret}".encode()))
+    scope = {"type": "http", "http_version": "1.1", "method": "GET", "path": path, "raw_path": path.encode(),
+             "root_path": "", "scheme": "http", "query_string": query, "headers": headers,
+             "client": ("127.0.0.1", 1234), "server": ("testserver", 80)}
+    return ApplicationCommunicator(application, scope)
+
+
+class Reader:
+    """Reads an NDJSON answer line by line (blank lines counted apart)."""
+
+    def __init__(self, communicator: ApplicationCommunicator):
+        self.communicator, self.buffer, self.blank, self.ended = communicator, b"", 0, False
+
+    async def start(self) -> dict:
+        await self.communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        return await self.communicator.receive_output(timeout=5)
+
+    async def line(self, timeout: float = 5) -> dict | None:
+        while True:
+            while b"\n" in self.buffer:
+                text, self.buffer = self.buffer.split(b"\n", 1)
+                if text.strip():
+                    return json.loads(text)
+                self.blank += 1
+            if self.ended:
+                return None
+            message = await self.communicator.receive_output(timeout=timeout)
+            self.buffer += message.get("body", b"")
+            self.ended = not message.get("more_body", False)
+
+    async def close(self) -> None:
+        await self.communicator.send_input({"type": "http.disconnect"})
+        await self.communicator.wait(timeout=5)
+
+
+def secret_of(user, scopes=ALL_SCOPES) -> str:
+    return tokens.create_token(owner=user, name="stream", scopes=scopes)[1]
+
+
+def play_to_the_end(game) -> None:
+    engine = get_engine(game.kind)
+    while True:
+        game.refresh_from_db()
+        if game.status != "active":
+            return
+        seat = game.awaiting[0]
+        move = engine.legal_moves(state_store.load(game), seat)[0]
+        services.submit_move(game_id=game.pk, user=game.seats.get(index=seat).user, move=move,
+                             expected_version=game.version)
+
+
+def test_a_games_stream_sends_the_game_then_each_version_then_its_end(make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo, target=6)
+    secret = secret_of(ana)
+
+    async def scenario():
+        reader = Reader(stream_request(f"/api/v1/games/{game.pk}/stream", secret))
+        start = await reader.start()
+        assert start["status"] == 200 and (b"Content-Type", b"application/x-ndjson") in start["headers"]
+        full = await reader.line()
+        assert full["type"] == "gameFull" and full["id"] == game.pk and full["your_seat"] == 0
+        assert full["view"] == get_engine("toy").view(await sync_to_async(state_store.load)(game), 0)
+        first_seat = game.awaiting[0]
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=(ana, bo)[first_seat],
+                                                  move={"type": "add", "n": 1}, expected_version=0)
+        state = await reader.line()
+        assert state["type"] == "gameState" and state["version"] == 1
+        await sync_to_async(play_to_the_end)(game)
+        versions, last = [1], None
+        while (line := await reader.line()) is not None:
+            last = line
+            versions.append(line["version"])
+        assert last["type"] == "gameFinish" and last["status"] == "finished" and last["result"]
+        assert versions == sorted(versions)  # skipped perhaps, never reordered
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_since_resumes_without_sending_again_what_was_seen(make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    secret = secret_of(ana)
+
+    async def scenario():
+        reader = Reader(stream_request(f"/api/v1/games/{game.pk}/stream", secret, query=f"since={game.version}".encode()))
+        assert (await reader.start())["status"] == 200
+        first_seat = game.awaiting[0]
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=(ana, bo)[first_seat],
+                                                  move={"type": "add", "n": 1}, expected_version=0)
+        line = await reader.line()
+        assert line["type"] == "gameState" and line["version"] == 1  # no gameFull of version 0 again
+        await reader.close()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_the_events_stream_sends_pending_events_then_new_ones(make_user):
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    first_seat = game.awaiting[0]
+    mover, other = (ana, bo) if first_seat == 0 else (bo, ana)
+    secret = secret_of(other)
+
+    async def scenario():
+        reader = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await reader.start())["status"] == 200
+        assert await reader.line() == {"type": "gameStart", "game": {"id": game.pk, "game": "toy", "version": 0}}
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=mover, move={"type": "add", "n": 1},
+                                                  expected_version=0)
+        assert await reader.line() == {"type": "yourTurn", "game": {"id": game.pk, "game": "toy", "version": 1}}
+        await reader.close()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_keepalive_lines_and_a_revoked_token_ends_the_stream(make_user, monkeypatch):
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.2)
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    token, secret = tokens.create_token(owner=ana, name="stream")
+
+    async def scenario():
+        reader = Reader(stream_request(f"/api/v1/games/{game.pk}/stream", secret))
+        assert (await reader.start())["status"] == 200
+        assert (await reader.line())["type"] == "gameFull"
+        await asyncio.sleep(0.7)
+        await sync_to_async(tokens.revoke_token)(owner=ana, token_id=token.pk)
+        assert await reader.line(timeout=5) is None  # the answer ended
+        assert reader.blank >= 1
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+@pytest.mark.parametrize("who, status", [("nobody", 401), ("no-read", 403), ("stranger", 403), ("missing", 404)])
+def test_stream_refusals_are_problem_documents(make_user, who, status):
+    ana, bo, stranger = make_user(), make_user(), make_user()
+    game = toy_game(ana, bo, visibility="private")
+    secret = {"nobody": None, "no-read": secret_of(ana, ["play"]), "stranger": secret_of(stranger),
+              "missing": secret_of(ana)}[who]
+    path = f"/api/v1/games/{game.pk + 1000 if who == 'missing' else game.pk}/stream"
+
+    async def scenario():
+        reader = Reader(stream_request(path, secret))
+        start = await reader.start()
+        assert start["status"] == status
+        assert (b"Content-Type", b"application/problem+json") in start["headers"]
+        body = await reader.communicator.receive_output(timeout=5)
+        assert json.loads(body["body"])["detail"]
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_a_page_process_sends_streams_to_the_socket_processes(client, make_user, settings):
+    settings.LIVE_SOCKET_PORT = 8001
+    answer = client.get("/api/v1/stream/events?x=1")
+    assert answer.status_code == 307 and answer["Location"] == "http://testserver:8001/api/v1/stream/events?x=1"

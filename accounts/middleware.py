@@ -1,21 +1,19 @@
-import zoneinfo
-
 from django.utils import timezone, translation
+
+from accounts.timezones import zone_of
 
 
 class UserTimezoneMiddleware:
-    """Show times in the signed-in user's own time zone."""
+    """Show times in the signed-in user's own time zone (the live page's sockets do the same:
+    games/consumers.py)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.timezone:
-            try:
-                timezone.activate(zoneinfo.ZoneInfo(user.timezone))
-            except zoneinfo.ZoneInfoNotFoundError:
-                timezone.deactivate()
+        zone = zone_of(getattr(request, "user", None))
+        if zone is not None:
+            timezone.activate(zone)
         else:
             timezone.deactivate()
         return self.get_response(request)

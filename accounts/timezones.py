@@ -138,3 +138,15 @@ def timezone_choices(now: datetime | None = None, *, extra: str | None = None) -
         names = sorted(groups[group], key=place_name)
         choices.append((group, [(name, zone_label(name, now)) for name in names]))
     return choices
+
+
+def zone_of(user) -> zoneinfo.ZoneInfo | None:
+    """The signed-in ``user``'s own time zone, in which pages and pushes show times (None: the
+    site's, UTC, for visitors and for a zone this machine does not know)."""
+    name = getattr(user, "timezone", "") if user is not None and getattr(user, "is_authenticated", False) else ""
+    if not name:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None

@@ -35,9 +35,10 @@ from urllib.parse import parse_qs
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import live, presence, realtime, selectors
+from accounts.timezones import zone_of
 from hexsite.i18n import language_of_socket
 
 CLOSE_BAD_FRAME = 4400  # a frame the page never sends: not JSON, too deep, binary, of no known type
@@ -164,7 +165,8 @@ def in_live_threads(method):
     call), in the socket's language (its page's: see hexsite.i18n.language_of_socket), a live
     game's socket ahead of the others (``self.live_game``)."""
     def in_language(self, *args, **kwargs):
-        with translation.override(getattr(self, "language", None)):
+        zone = zone_of(getattr(self, "user", None))  # the viewer's time zone, as on their pages
+        with translation.override(getattr(self, "language", None)), timezone.override(zone):
             return method(self, *args, **kwargs)
 
     on_thread = DatabaseSyncToAsync(in_language, thread_sensitive=False, executor=_live_threads)

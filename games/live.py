@@ -33,7 +33,7 @@ from typing import Any, Callable
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 # Not functools': on Python 3.11 it holds one lock for every instance, so the threads of a page
 # or socket process would take turns computing any viewer's view (state reads included).
 from django.utils.functional import cached_property
@@ -41,6 +41,7 @@ from django.utils.functional import cached_property
 from games import selectors, state_store
 from games.models import Game
 from games.regions import ALL_STATUSES, PUBLIC, SEAT, USER, Region  # noqa: F401 (re-exported)
+from games.services.lifecycle import rematch_refusal
 from games.sites import all_sites as offered_sites_and_extras, get_site
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,8 @@ def _status_depends(live: "LiveView") -> tuple:
         (s.index, s.user_id, s.standin_level, s.resigned_at) for s in game.seats.all()))
     rematch = None
     if live.game.status == Game.Status.FINISHED and live.seat is not None:
-        rematch = tuple(Game.objects.filter(rematch_of=live.game).values_list("pk", "status"))
+        rematch = (tuple(Game.objects.filter(rematch_of=live.game).values_list("pk", "status")),
+                   rematch_refusal(live.game, live.user, list(game.seats.all())) is None)  # a play ban, say
     return (live.your_move, live.game.turn_started_version > 0, seats, rematch)
 
 
@@ -279,7 +281,8 @@ def draw(live: LiveView, region: Region, key: tuple | None = None) -> Drawn:
     announcements, chat or presence, only when given a key)."""
     cacheable = (region.versioned or key is not None) and not (live.request and live.audience(region) == USER)
     key = key or live.key(region)
-    cache_key = (live.game.pk, live.game.created_at, translation.get_language(), key)  # drawn per language
+    # Drawn per language and time zone (a deadline's time is the viewer's).
+    cache_key = (live.game.pk, live.game.created_at, translation.get_language(), timezone.get_current_timezone_name(), key)
     if cacheable:
         with _drawn_lock:
             if cache_key in _drawn:

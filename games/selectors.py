@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet, Value
 from django.utils.translation import gettext as _
 
 from games import policy, presence, rows, state_store
@@ -383,11 +383,17 @@ def may_chat(game: Game, user) -> bool:
 
 def chat_context(game: Game, user) -> dict:
     """The latest visible chat messages of a game (oldest first) and whether ``user`` may write."""
-    # Messages of players the viewer blocked are left out (moderation.Block).
-    latest = (ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
-              .exclude(author_id__in=policy.blocked_by(user)).select_related("author")
-              .order_by("-created_at", "-pk")[:CHAT_SHOWN])
-    return {"game": game, "chat_messages": list(reversed(latest)), "chat_may_post": may_chat(game, user), "user": user,
+    # Messages of players the viewer blocked (moderation.Block) are set apart among the latest:
+    # counted, and shown only when the viewer opens them (games/_chat.html).
+    latest = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
+    blocked = policy.blocked_by(user)
+    if isinstance(blocked, (tuple, list)) and not blocked:
+        latest = latest.annotate(from_blocked=Value(False))
+    else:
+        latest = latest.annotate(from_blocked=ExpressionWrapper(Q(author_id__in=blocked), output_field=BooleanField()))
+    latest = list(reversed(latest.select_related("author").order_by("-created_at", "-pk")[:CHAT_SHOWN]))
+    return {"game": game, "chat_messages": [m for m in latest if not m.from_blocked],
+            "chat_blocked": [m for m in latest if m.from_blocked], "chat_may_post": may_chat(game, user), "user": user,
             "chat_muted": policy.mute_notice(user)}
 
 

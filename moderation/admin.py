@@ -150,7 +150,8 @@ def action_view(model_admin, request: HttpRequest, user: User, report: Report | 
             return HttpResponseRedirect(back)
     context = {**model_admin.admin_site.each_context(request), "title": _("Act on %(name)s") % {"name": user.public_name},
                "form": form, "report": report, "person": user, "opts": model_admin.model._meta,
-               "default_ban_days": services.default_ban_days(user), **{"history": target_history(user)}}
+               "default_ban_days": services.default_ban_days(user), "refused": bool(refusal),
+               **{"history": target_history(user)}}
     status = 403 if refusal else 400 if form.errors else 200
     return TemplateResponse(request, "admin/moderation/act.html", context, status=status)
 

@@ -20,6 +20,17 @@ def _own_part(live) -> tuple:
     return (game.turn_started_version, game.status, live.your_move)
 
 
+def _play_viewers(live) -> tuple:
+    """Each seat its own drawing; spectators share one, but for a player the league's organiser
+    replaced or removed, whose region says why the placement form has gone (games/leagues)."""
+    if live.seat is None and live.game.league_id is not None:
+        from games.leagues.services import left_the_season
+
+        if left_the_season(live.game, live.user):
+            return ("left the season", live.user.pk)
+    return ("seat", live.seat)
+
+
 def _round(live) -> int:
     return live.game.turn_started_version
 
@@ -30,7 +41,7 @@ def _round(live) -> int:
 # opened.
 REGIONS = (
     Region("hx-head", "hextension/regions/head.html", PUBLIC, depends=_round),
-    Region("hx-play", "hextension/regions/play.html", SEAT, depends=_own_part),
+    Region("hx-play", "hextension/regions/play.html", SEAT, depends=_own_part, viewers=_play_viewers),
     Region("hx-round", "hextension/regions/round.html", PUBLIC, depends=_round),
     Region("hx-progress", "hextension/regions/progress.html", PUBLIC),
     Region("hx-diagrams", "hextension/regions/diagrams.html", PUBLIC, depends=_round,

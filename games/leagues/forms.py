@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from games.leagues.models import League
 
 
@@ -23,15 +24,47 @@ class LeagueForm(forms.ModelForm):
 
 
 class AnnouncementForm(forms.Form):
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000, label=_("Announcement"))
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000, label=_("Announcement"),
+                           error_messages={"required": _("Write something to announce.")})
 
 
 class ExtendDeadlineForm(forms.Form):
+    """One running game's row: its own ids (``auto_id``), so a refused row shows its error and
+    the hours typed beside its own field."""
+
     game = forms.IntegerField(widget=forms.HiddenInput)
-    hours = forms.IntegerField(min_value=1, max_value=14 * 24, initial=24, label=_("Extend by (hours)"))
+    hours = forms.IntegerField(min_value=1, max_value=14 * 24, initial=24, label=_("Hours"),
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                               error_messages={"required": _("Give a number of hours from 1 to 336."),
+                                               "invalid": _("Give a number of hours from 1 to 336."),
+                                               "min_value": _("Give a number of hours from 1 to 336."),
+                                               "max_value": _("Give a number of hours from 1 to 336.")})
+
+    def __init__(self, *args, game_id: int, **kwargs):
+        super().__init__(*args, auto_id=f"id_%s_{game_id}", **kwargs)
+        self.game_id = game_id
 
 
 class ReplacePlayerForm(forms.Form):
+    """The player to replace and their replacement, by username; each name is looked up here, so
+    an unknown one is refused beside its field."""
+
     player = forms.CharField(max_length=150, label=_("Player (username)"))
     replacement = forms.CharField(max_length=150, required=False, label=_("Replacement (username)"),
-                                  help_text=_("Leave empty to remove the player: the AI plays their seats."))
+                                  help_text=_("Someone who asked to join this league and does not play in it. Leave "
+                                              "empty to remove the player: the AI plays their seats."))
+
+    def _user(self, field: str):
+        name = self.cleaned_data.get(field, "").strip()
+        if not name:
+            return None
+        user = User.objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(_("There is no player with the username %(name)s."), params={"name": name})
+        return user
+
+    def clean_player(self):
+        return self._user("player")
+
+    def clean_replacement(self):
+        return self._user("replacement")

@@ -8,12 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from django.dispatch import receiver
 
-from games import policy, realtime, services, signals
+from games import policy, realtime, selectors, services, signals
 from games.errors import GameError, GameNotActive, GameNotFound, NotYourSeat
 from games.hextension.engine import KIND as HEXTENSION
 from games.leagues.models import Announcement, League, LeagueEntry
@@ -26,6 +27,44 @@ AI_STAND_IN = "strong"  # who plays the seat of a removed player
 
 def can_organise(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm(ORGANISER_PERMISSION))
+
+
+def is_private(league: League) -> bool:
+    """A league taking players by invitation only is private: its page, standings and exports
+    are for those in it. Open and approval leagues are public: anyone reads them, signed in or
+    not (their standings are what organisers share)."""
+    return league.entry == League.Entry.INVITATION
+
+
+def can_read(league: League, user) -> bool:
+    if not is_private(league):
+        return True
+    if not (user and user.is_authenticated):
+        return False
+    return (league.organiser_id == user.pk or user.is_staff
+            or LeagueEntry.objects.filter(league=league, user=user).exists())
+
+
+def readable_leagues(user):
+    """The leagues ``user`` may read (``can_read``), as a queryset to list."""
+    leagues = League.objects.all()
+    if user and user.is_authenticated and user.is_staff:
+        return leagues
+    public = ~Q(entry=League.Entry.INVITATION)
+    if not (user and user.is_authenticated):
+        return leagues.filter(public)
+    entered = LeagueEntry.objects.filter(user=user).values("league_id")
+    return leagues.filter(public | Q(organiser=user) | Q(pk__in=entered))
+
+
+def left_the_season(game: Game, user) -> bool:
+    """Did the organiser take ``user`` out of ``game``'s league (replaced or removed)? Read once
+    per read of the game for all its viewers (``selectors.shared``)."""
+    if game.league_id is None or not (user and user.is_authenticated):
+        return False
+    removed = selectors.shared(game, "league_removed", lambda: frozenset(LeagueEntry.objects.filter(
+        league_id=game.league_id, status=LeagueEntry.Status.REMOVED).values_list("user_id", flat=True)))
+    return user.pk in removed
 
 
 def _organised(league_id: int, user, *, lock: bool = True) -> League:
@@ -194,29 +233,38 @@ def extend_deadline(*, game_id: int, by_user, hours: int) -> Game:
     return game
 
 
+class ReplacementRefused(GameError):
+    """A replacement refused because of one of the two people named: ``field`` says which
+    ("player" or "replacement"; "" for neither), so the form shows it beside that name."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
+
+
 def _replacement_refused(league: League, old_entry: LeagueEntry | None, new_user, new_entry: LeagueEntry | None,
-                         old_user) -> GameError | None:
+                         old_user) -> ReplacementRefused | None:
     """Why replacing ``old_user`` (by ``new_user``, or by the AI when None) is refused, or None.
     Only a player of the season is replaced, and only by someone who asked to join the league
     and does not play in it (waiting for approval, or declined): nobody is put in a season they
     never asked to play."""
     if league.status == League.Status.FINISHED:
-        return GameNotActive(_("The season is over: nobody can be replaced or removed now."))
+        return ReplacementRefused(_("The season is over: nobody can be replaced or removed now."))
     if old_entry is None or old_entry.status != LeagueEntry.Status.APPROVED:
-        return GameError(_("%(player)s is not a player of this season: only a player of the season can be replaced "
-                           "or removed.") % {"player": old_user})
+        return ReplacementRefused(_("%(player)s is not a player of this season: only a player of the season can be "
+                                    "replaced or removed.") % {"player": old_user}, "player")
     if new_user is None:
         return None
     if new_user.pk == old_user.pk:
-        return GameError(_("Name someone else as the replacement."))
+        return ReplacementRefused(_("Name someone else as the replacement."), "replacement")
     if new_entry is None:
-        return GameError(_("%(player)s has not asked to join this league: a replacement must be someone who asked "
-                           "to join it.") % {"player": new_user})
+        return ReplacementRefused(_("%(player)s has not asked to join this league: a replacement must be someone "
+                                    "who asked to join it.") % {"player": new_user}, "replacement")
     if new_entry.status == LeagueEntry.Status.APPROVED:
-        return GameError(_("%(player)s already plays in this league.") % {"player": new_user})
+        return ReplacementRefused(_("%(player)s already plays in this league.") % {"player": new_user}, "replacement")
     if new_entry.status == LeagueEntry.Status.REMOVED:
-        return GameError(_("%(player)s was removed from this league and cannot come back as a replacement.")
-                         % {"player": new_user})
+        return ReplacementRefused(_("%(player)s was removed from this league and cannot come back as a "
+                                    "replacement.") % {"player": new_user}, "replacement")
     return None
 
 
@@ -265,8 +313,11 @@ def replace_player(*, league_id: int, by_user, old_user, new_user=None) -> int:
         for seat in seats:
             if new_user is not None and Seat.objects.filter(game=seat.game_id, user=new_user).exists():
                 raise GameError(_("%(player)s already plays in %(game)s.") % {"player": new_user, "game": seat.game})
-            seat.user, seat.ai_level = (new_user, "") if new_user is not None else (None, AI_STAND_IN)
-            seat.save(update_fields=["user", "ai_level"])
+            if new_user is not None:  # theirs from now on: no stand-in, no resignation of the player before
+                seat.user, seat.ai_level, seat.standin_level, seat.resigned_at = new_user, "", "", None
+            else:
+                seat.user, seat.ai_level = None, AI_STAND_IN
+            seat.save(update_fields=["user", "ai_level", "standin_level", "resigned_at"])
             games[seat.game_id].touch()  # who holds a seat is part of every open page's stamp
             handed += 1
         changed = list(games.values())

@@ -3,6 +3,7 @@
 Per game, duplicate-style match points: 1 for every other player of the game one outscored,
 ½ for each tie. A player the NMR rule put out of a game ranks below every player who finished
 it, whatever the scores. The table orders by match points, then total score, then best game.
+Seats the AI played have rows of their own (they are opponents like any other).
 """
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import Count
+from django.utils.translation import gettext as _
 
 from games import state_store
+from games.ai_names import ai_player
 from games.sites import get_engine
 from games.leagues.models import League
 from games.models import Game, MoveEvent, Seat
@@ -22,7 +25,7 @@ from games.ranking import competition_ranks
 
 @dataclass
 class StandingRow:
-    user_id: int
+    user_id: int | None  # None: a seat the AI played
     name: str
     scores: dict[int, int] = field(default_factory=dict)  # season index -> score
     match_points: float = 0.0
@@ -33,6 +36,7 @@ class StandingRow:
     times_out: int = 0
     rank: int = 0
     per_game: list[int | None] = field(default_factory=list)  # aligned with Standings.game_numbers
+    is_ai: bool = False
 
     @property
     def percentage(self) -> float:
@@ -63,31 +67,36 @@ def game_match_points(scores: list[int], out: set[int]) -> list[float]:
 
 
 def league_standings(league: League) -> Standings:
+    """Every player of the season's finished games, and every seat the AI played in them (a
+    removed player's, an AI seat): they count as opponents, so they have rows too. AI rows are
+    one per seat number and level ("AI (strong), seat 3")."""
     games = list(league.games.filter(status=Game.Status.FINISHED).order_by("season_index").only("pk", "season_index", "result"))
     # Plain tuples, not model instances: a season of 100 players holds a thousand seats.
-    seat_user: dict[tuple[int, int], tuple[int, str]] = {
-        (game_id, index): (user_id, display_name or username)
-        for game_id, index, user_id, username, display_name in Seat.objects.filter(
-            game__in=games, user__isnull=False
-        ).values_list("game_id", "index", "user_id", "user__username", "user__display_name")
-    }
+    seat_holder: dict[tuple[int, int], tuple] = {}
+    for game_id, index, user_id, username, display_name, ai_level in Seat.objects.filter(game__in=games).values_list(
+            "game_id", "index", "user_id", "user__username", "user__display_name", "ai_level"):
+        if user_id is not None:
+            seat_holder[game_id, index] = (user_id, display_name or username)
+        elif ai_level:
+            seat_holder[game_id, index] = (("ai", ai_level, index), _ai_row_name(ai_level, index))
     nmr = Counter()
     timeouts = (
         MoveEvent.objects.filter(game__in=games, kind=MoveEvent.Kind.TIMEOUT)
         .values_list("game_id", "seat").annotate(n=Count("id"))
     )
     for game_id, seat, count in timeouts:
-        if (game_id, seat) in seat_user:
-            nmr[seat_user[game_id, seat][0]] += count
-    rows: dict[int, StandingRow] = {}
+        if (game_id, seat) in seat_holder:
+            nmr[seat_holder[game_id, seat][0]] += count
+    rows: dict = {}
     for game in games:
         scores, out = game.result["scores"], set(game.result.get("out", []))
         points = game_match_points(scores, out)
         for seat, score in enumerate(scores):
-            if (game.pk, seat) not in seat_user:
-                continue  # an AI seat
-            user_id, name = seat_user[game.pk, seat]
-            row = rows.setdefault(user_id, StandingRow(user_id=user_id, name=name))
+            if (game.pk, seat) not in seat_holder:
+                continue  # an empty seat (none in a started game)
+            key, name = seat_holder[game.pk, seat]
+            is_ai = isinstance(key, tuple)
+            row = rows.setdefault(key, StandingRow(user_id=None if is_ai else key, name=name, is_ai=is_ai))
             row.scores[game.season_index] = score
             row.match_points += points[seat]
             row.possible += len(scores) - 1
@@ -95,13 +104,18 @@ def league_standings(league: League) -> Standings:
             row.best_game = max(row.best_game, score)
             row.times_out += seat in out
     numbers = [g.season_index for g in games]
-    for row in rows.values():
-        row.nmr = nmr[row.user_id]
+    for key, row in rows.items():
+        row.nmr = nmr[key]
         row.per_game = [row.scores.get(n) for n in numbers]
-    ordered = sorted(rows.values(), key=lambda r: (-r.match_points, -r.total_score, -r.best_game, r.name))
+    ordered = sorted(rows.values(), key=lambda r: (-r.match_points, -r.total_score, -r.best_game, r.is_ai, r.name))
     for row, rank in zip(ordered, competition_ranks([(r.match_points, r.total_score, r.best_game) for r in ordered])):
         row.rank = rank
     return Standings(league=league, game_numbers=numbers, rows=ordered)
+
+
+def _ai_row_name(level: str, index: int) -> str:
+    # Translators: a row of a league's standings for a seat the AI played: "AI (strong), seat 3".
+    return _("%(ai)s, seat %(seat)s") % {"ai": ai_player(level), "seat": index + 1}
 
 
 def _cell(text: str) -> str:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from games import policy, realtime
 from games.ai_names import level_list
-from games.errors import BadMove, GameNotActive, NotYourSeat
+from games.errors import BadMove, GameError, GameNotActive, NotYourSeat
 from games.models import Game, Seat
 from games.protocol import Engine, IllegalMove
 from games.refusals import general_refusal
@@ -250,19 +250,38 @@ def _announce(game: Game) -> None:
     realtime.announce_version(game.pk, game.version)
 
 
+def rematch_refusal(game: Game, user, seats=None) -> GameError | None:
+    """Why ``user`` may not ask for a rematch of ``game`` (None: they may). The service refuses
+    with it, and the status bar offers the button only when it is None: no button the player
+    cannot use. A league game has none (its season goes on with its next game, not a casual game
+    outside it); a play ban refuses it, with until when and why."""
+    if game.status != Game.Status.FINISHED:
+        return GameNotActive(_("A rematch can be asked once the game is over."))
+    if game.league_id is not None:
+        return GameNotActive(_("A league game has no rematch: the season goes on with its own games."))
+    seats = list(game.seats.all()) if seats is None else seats
+    if not any(seat.user_id == getattr(user, "pk", None) for seat in seats):
+        return NotYourSeat(_("Only the players of this game can ask for a rematch."))
+    if len(seats) < 2:
+        return GameNotActive(_("A rematch is for games of several players; start a new game instead."))
+    try:
+        policy.check_may_play(user)
+    except GameError as banned:
+        return banned
+    return None
+
+
 def rematch(*, game_id: int, user) -> Game:
     """A new game with the finished one's settings and seats: its AI seats keep their levels,
     the asking player takes their old seat, the other players' seats wait for them (they are
     told on the old game's page). One rematch per game: a second asker joins the first's."""
-    policy.check_may_play(user)
     with transaction.atomic():
         old = lock_game(game_id)
-        if old.status != Game.Status.FINISHED:
-            raise GameNotActive(_("A rematch can be asked once the game is over."))
         seats = list(old.seats.order_by("index"))
-        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if mine is None:
-            raise NotYourSeat(_("Only the players of this game can ask for a rematch."))
+        refused = rematch_refusal(old, user, seats)
+        if refused is not None:
+            raise refused
+        mine = next(seat for seat in seats if seat.user_id == user.pk)
         existing = Game.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
         if existing is not None:
             game = lock_game(existing)  # Games by id: the old one first

@@ -23,3 +23,13 @@ def region(context, region_id: str):
         raise template.TemplateSyntaxError(f"no region {region_id!r} is declared")
     with context.push(region_shown=game.status in found.statuses):
         return mark_safe(render_to_string(found.template, context.flatten()))
+
+
+@register.filter
+def rematch_offered(game, user) -> bool:
+    """Whether the rematch button is shown: exactly when the service would accept it
+    (``services.lifecycle.rematch_refusal``), so nobody sees a button they cannot use."""
+    from games.selectors import seats_with_users
+    from games.services.lifecycle import rematch_refusal
+
+    return rematch_refusal(game, user, seats_with_users(game)) is None

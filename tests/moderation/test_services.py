@@ -1,6 +1,7 @@
 """Moderation through its services: each action and the place its effect bites."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -161,7 +162,9 @@ def test_a_blocker_no_longer_sees_the_blocked_players_chat_or_rematch(make_user,
     moderation.block(blocker=ana, blocked=bo)
     client.force_login(ana)
     page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
-    assert "nasty words" not in page and "my words" in page and "A rematch is open" not in page
+    shown = re.sub(r'<details class="chat-blocked">.*?</details>', "", page, flags=re.S)  # opened on request
+    assert "nasty words" not in shown and "my words" in page and "A rematch is open" not in page
+    assert "1 message hidden (blocked)" in page
     with pytest.raises(NotYourSeat, match="blocked the player who opened this rematch"):
         services.rematch(game_id=game.pk, user=ana)
     client.force_login(bo)  # the blocked player sees nothing changed

@@ -127,10 +127,12 @@ def test_match_points_put_players_out_below_finishers():
 
 
 def test_pause_resume_extend_and_replace(make_user, organiser):
-    league = new_league(organiser, schedule=League.Schedule.PARALLEL, season_games=2)
+    league = new_league(organiser, schedule=League.Schedule.PARALLEL, season_games=2, entry=League.Entry.APPROVAL)
     ana, bo, cy = make_user(), make_user(), make_user()
     for user in (ana, bo):
-        leagues.enter_league(league_id=league.pk, user=user)
+        entry = leagues.enter_league(league_id=league.pk, user=user)
+        leagues.decide_entry(league_id=league.pk, entry_id=entry.pk, by_user=organiser, approve=True)
+    leagues.enter_league(league_id=league.pk, user=cy)  # waiting: a replacement must have asked to join
     games = leagues.start_season(league_id=league.pk, by_user=organiser)
     assert len(games) == 2
     game = games[0]

@@ -50,7 +50,8 @@ def test_the_organiser_gets_one_page_in_sections_and_others_are_refused(client, 
         "Season", "Entries", "Running games", "Players (0)", "Announcements", "Exports"]
     entries = page[page.index('id="entries-title"'):page.index('id="games-title"')]
     assert entries.count('value="approve"') == 3 and "ana" in entries
-    assert "1 hour each" in page and "Start the season now" in page
+    assert "1 hour each" in page and "(it needs at least two)" in page
+    assert "Start the season now" not in page  # no button the service would refuse
     assert reverse("league_boards_csv", args=[league.pk]) in page
 
     entry = LeagueEntry.objects.get(league=league, user=ana)
@@ -71,7 +72,7 @@ def test_a_league_started_early_shows_when_it_really_started(client, orga, make_
     client.force_login(orga)
     before = client.get(reverse("league_detail", args=[league.pk])).content.decode()
     assert "starts <time" in before and "48 hours a round" in before
-    response = client.post(reverse("league_start", args=[league.pk]))
+    response = client.post(reverse("league_start", args=[league.pk]), {"confirm": "1"})
     assert response["Location"] == reverse("league_organise", args=[league.pk])
     league.refresh_from_db()
     started = league.games.order_by("created_at").first().created_at

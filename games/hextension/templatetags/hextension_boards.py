@@ -269,6 +269,19 @@ def hex_own_page(view: Mapping) -> dict:
 
 
 @register.simple_tag
+def hex_staff_result(game: Any, seats: Iterable[Any]) -> list[dict]:
+    """The result staff decided for a game they ended (``Game.result`` with ``staff``): one row
+    per seat, by rank; [] for a game the rules ended (its board's figures are the result)."""
+    result = getattr(game, "result", None) or {}
+    if not result.get("staff"):
+        return []
+    names = _names(seats)
+    rows = [{"seat": index, "name": names.get(index) or _seat_name(index), "score": score, "rank": rank}
+            for index, (score, rank) in enumerate(zip(result.get("scores", []), result.get("ranks", [])))]
+    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
+
+
+@register.simple_tag
 def hex_page(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> dict:
     """Everything the Hextension board template derives from the view, in one place."""
     players = player_rows(view, seats, analysis)

@@ -1,4 +1,5 @@
-# Two commands: `make run` serves the site, `make test` runs every test.
+# Two commands: `make run` serves the site, `make test` runs every test (`make test-fast`: the
+# quick loop, without a browser or the site's own processes).
 # Both set up everything first (.venv, Python and npm packages), and start an embedded
 # PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set. Launchers in one checkout
 # share those services safely (see hexsite/localservices.py); tests get a Redis of their own.
@@ -22,18 +23,23 @@ WORKERS ?= 1
 SOCKETS ?= 1
 export HEXSITE_HOST HEXSITE_PORT WEB SOCKETS
 
-.PHONY: run test install catalogues messages migrate superuser bench load lighthouse lighthouse-live clean
+.PHONY: run test test-fast install catalogues messages migrate superuser bench load lighthouse lighthouse-live clean
 
-install: $(VENV)/.installed catalogues
+install: $(VENV)/.installed node_modules/.installed catalogues
 
 # The translation catalogues, compiled when a .po is newer than its .mo (hexsite/catalogues.py).
 catalogues: $(VENV)/.installed
 	@$(PY) -m hexsite.catalogues
 
-$(VENV)/.installed: pyproject.toml package.json package-lock.json
+$(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,load]"
+	touch $@
+
+# Apart from the Python packages: `npm ci` empties node_modules first, so it runs only when the
+# npm packages change (a browser test running meanwhile would miss its files).
+node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -53,11 +59,28 @@ messages: install
 	$(MAKEMESSAGES)
 	$(MAKEMESSAGES) -d djangojs --ignore 'static/vendor/*'
 
+# The whole suite runs in TEST_WORKERS processes (pytest-xdist; each has its own test database
+# and Redis database, tests/workers.py). Browser tests mostly wait, so more workers than cores
+# pay (README, "Tests"). With PYTEST_ARGS (a few tests) one process, unless
+# TEST_WORKERS is given: `make test PYTEST_ARGS=tests/web TEST_WORKERS=2`.
+TEST_WORKERS ?= $(if $(PYTEST_ARGS),0,4)
+# loadgroup: a module sharing a module-scoped fixture runs on one worker, the largest groups
+# first (tests/conftest.py); every other test goes to the next free worker.
+xdist = $(if $(filter-out 0,$(1)),-n $(1) --dist loadgroup)
+# The quick loop: engines, services, web, platform, i18n; no browser, no site processes.
+FAST_TESTS := -m "not e2e and not processes"
+FAST_WORKERS ?= 3
+
 # pytest exits 5 when it collects no tests: that is a failure here too, never hidden.
 test: install
 	@mkdir -p var
-	$(WITH_TEST_SERVICES) $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	$(WITH_TEST_SERVICES) $(PY) -m pytest $(call xdist,$(TEST_WORKERS)) $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
+
+test-fast: install
+	@mkdir -p var
+	$(WITH_TEST_SERVICES) $(PY) -m pytest $(call xdist,$(FAST_WORKERS)) $(FAST_TESTS) $(PYTEST_ARGS); rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "make test-fast: pytest collected no tests" >&2; fi; exit $$rc
 
 superuser: install
 	$(WITH_SERVICES) bash -c '$(PY) manage.py migrate --noinput && $(PY) manage.py createsuperuser'

@@ -2,7 +2,13 @@
 `make test` provides (DATABASE_URL / REDIS_URL); nothing here fakes them."""
 from __future__ import annotations
 
+import fcntl
+import os
+import random
+
 import pytest
+
+from tests import workers
 
 
 
@@ -88,6 +94,92 @@ def _flush_may_truncate_move_events():
         yield
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker, django_db_keepdb, django_db_createdb,
+                    tmp_path_factory):
+    """pytest-django's test database, made once per run. Without pytest-xdist: as pytest-django
+    makes it. Under pytest-xdist (tests/workers.py): the first worker creates and migrates the
+    test database (a minute on this machine, too long to do once per worker), and each worker
+    then clones it (PostgreSQL's CREATE DATABASE ... TEMPLATE, a second) as ``<name>_gwN`` and
+    uses the clone; the last worker to finish drops the original. One lock file in the run's
+    temporary directory, which every worker shares, puts the workers in turn."""
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    from hexsite import dbroles
+
+    keepdb = django_db_keepdb and not django_db_createdb
+    verbosity = request.config.option.verbose
+    worker = workers.worker_id()
+    if worker is None:
+        aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+        with django_db_blocker.unblock():
+            databases = setup_databases(verbosity=verbosity, interactive=False, aliases=aliases,
+                                        serialized_aliases=serialized_aliases, keepdb=keepdb)
+        yield
+        if not django_db_keepdb:
+            with django_db_blocker.unblock():
+                teardown_databases(databases, verbosity=verbosity)
+        return
+
+    shared = tmp_path_factory.getbasetemp().parent  # this run's, shared by its workers
+    lock_path, made_path, done_path = (shared / f"test-database.{what}" for what in ("lock", "made", "done"))
+    original_name = connection.settings_dict["NAME"]
+    with django_db_blocker.unblock(), open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if made_path.exists():
+                connection.settings_dict["NAME"] = made_path.read_text()
+            else:
+                connection.creation.create_test_db(verbosity=verbosity, autoclobber=True, serialize=False, keepdb=keepdb)
+                made_path.write_text(connection.settings_dict["NAME"])
+            template_name = connection.settings_dict["NAME"]
+            with dbroles.as_owner(connection):  # closes this worker's connections to the template first
+                # Always a fresh clone (even with --reuse-db): the template has every migration.
+                connection.creation.clone_test_db(suffix=worker, verbosity=verbosity, autoclobber=True, keepdb=False)
+            connection.settings_dict.update(connection.creation.get_test_db_clone_settings(worker))
+            connection.close()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    yield
+    if django_db_keepdb:
+        return
+    with django_db_blocker.unblock(), open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        connection.creation.destroy_test_db(original_name, verbosity=verbosity)  # the clone (as the owner)
+        finished = int(done_path.read_text() or 0) + 1 if done_path.exists() else 1
+        done_path.write_text(str(finished))
+        if finished == int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")):
+            connection.settings_dict["NAME"] = template_name
+            connection.creation.destroy_test_db(original_name, verbosity=verbosity)
+
+
+@pytest.fixture(autouse=True)
+def _seeded_draws(request, monkeypatch):
+    """Every draw a test makes comes from its seed (tests/workers.py; a failure names the run's
+    seed): Python's ``random``, the secret seed of each game it creates (games.models: the
+    shuffle, the map) and the site's bots' draws. In the test process and its threads (live
+    server, Celery worker) and in the servers it forks; processes a test starts from scratch (a
+    stack's workers) draw their own."""
+    seed = workers.test_seed(request.node.nodeid)
+    random.seed(seed)
+    if _is_engine_test(request):
+        yield
+        return
+    import secrets
+    import types
+
+    from games import models
+    from games.hexland.engine import ai as hexland_ai
+
+    draws = random.Random(seed)
+    monkeypatch.setattr(models, "secrets", types.SimpleNamespace(randbits=draws.getrandbits,
+                                                                 token_urlsafe=secrets.token_urlsafe))
+    monkeypatch.setattr(hexland_ai, "_platform_rng", random.Random(draws.getrandbits(64)))
+    yield
+
+
 def _is_engine_test(request) -> bool:
     # Engine tests are pure Python: they need neither Redis nor a database.
     return "engines" in request.node.path.parts
@@ -149,6 +241,26 @@ def _close_other_connections():
         )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
-    """Browser tests last: Playwright keeps an event loop in the main thread while it runs."""
+    """Browser tests last: Playwright keeps an event loop in the main thread while it runs.
+    pytest-xdist (``--dist loadgroup``, `make test`) hands each worker its tests in this order,
+    so in every worker too the browser tests come after the others.
+
+    A module whose tests share a module-scoped fixture (a stack of processes, pages drawn once)
+    is one xdist group: one worker makes the fixture once and runs the module. loadgroup hands
+    out the largest groups first, so they do not become the run's tail. Browser tests are never
+    grouped (a group would run before the ungrouped tests of its worker)."""
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    for item in items:
+        if _shares_a_module_fixture(item):
+            assert item.get_closest_marker("e2e") is None, f"{item.nodeid}: a browser test in an xdist group"
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def _shares_a_module_fixture(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(definitions[-1].scope == "module"
+               for name, definitions in info.name2fixturedefs.items() if name in info.names_closure and definitions)

@@ -15,6 +15,8 @@ from django.test import Client
 from tests.platform.daphne_load import (ConnectionSampler, daphne_env, fire, free_port, start_daphne,
                                         stop_daphne, with_database)
 
+pytestmark = pytest.mark.processes  # left out of `make test-fast`
+
 POOL_MAX = 5
 REQUESTS = 100
 

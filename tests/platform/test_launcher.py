@@ -21,6 +21,8 @@ import pytest
 
 from hexsite import localservices
 
+pytestmark = pytest.mark.processes  # left out of `make test-fast`
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 60
 

@@ -28,7 +28,7 @@ from tests.platform.daphne_load import DAPHNE_APPLICATION_NAME
 from tests.platform.stack import (RedisServer, SiteUser, Stack, TcpProxy, WatchSocket, assert_replays_to_cache,
                                   events_by_round, wait_until)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.processes]
 
 
 @pytest.fixture(scope="module")

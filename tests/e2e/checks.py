@@ -115,8 +115,8 @@ class PageChecks:
 
     def wait_checked(self, page) -> None:
         """Wait (15 s at most) until ``page`` has reported on the document it shows."""
-        if not self.recording or page.is_closed():
-            return
+        if not self.recording or page.is_closed() or not page.url.startswith("http"):
+            return  # a new page's about:blank never reports: nothing to wait for (it cost 15 s a page)
         try:
             page.evaluate("() => Promise.race([window.__hexsiteWhenChecked, new Promise(r => setTimeout(r, 15000))])")
         except Exception:  # navigating or closed: that document is gone

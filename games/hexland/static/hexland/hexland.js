@@ -38,4 +38,44 @@
     var target = event.target.closest && event.target.closest(".hl-target[data-move]");
     if (target) { event.preventDefault(); play(target); }
   });
+
+  // The action bar at a phone's foot (hexland.css): folded to the hand and the turn's buttons
+  // until its "More" button unfolds the rest. The state is kept on <html>, outside the region,
+  // so a push that redraws the bar leaves it as the player set it; the button (drawn hidden,
+  // for pages without this script) is shown and told the state again after each redraw. The
+  // bar's height is the page's bottom padding (--hl-bar-height), so nothing stays under it.
+  var html = document.documentElement;
+  if (!html.dataset.hlBar) html.dataset.hlBar = "folded";
+  var watched = null;
+  var sizes = "ResizeObserver" in window ? new ResizeObserver(padPage) : null;
+
+  function padPage() {
+    var bar = document.getElementById("hl-private");
+    var height = bar && bar.firstElementChild ? bar.getBoundingClientRect().height : 0;
+    html.style.setProperty("--hl-bar-height", Math.ceil(height) + "px");
+  }
+
+  function syncBar() {
+    var bar = document.getElementById("hl-private");
+    var toggle = bar && bar.querySelector(".hl-bar-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      toggle.setAttribute("aria-expanded", html.dataset.hlBar === "open" ? "true" : "false");
+    }
+    if (sizes && bar !== watched) {
+      if (watched) sizes.unobserve(watched);
+      if (bar) sizes.observe(bar);
+      watched = bar;
+    }
+    padPage();
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#hl-private .hl-bar-toggle")) return;
+    html.dataset.hlBar = html.dataset.hlBar === "open" ? "folded" : "open";
+    syncBar();
+  });
+  document.addEventListener("htmx:load", syncBar);  // live.js, after each region it swaps in
+  window.addEventListener("resize", padPage);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", syncBar); else syncBar();
 })();

@@ -267,6 +267,8 @@ def test_times_are_in_the_viewers_zone_with_the_zone_shown(client, orga, make_us
     announced = timezone.localtime(league.announcements.get().created_at, berlin)
     assert f"{announced:%H:%M} {announced.tzname()}</time>" in page
     assert len(re.findall(r"\d\d:\d\d CES?T</time>", page)) == 3  # the season's start too
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert f"{due:%H:%M} {due.tzname()}</time>" in dashboard  # every page: the list of one's games too
 
     # A drawing of the status bar is shared by seats alike, never across time zones.
     game = selectors.game_snapshot(game.pk).game

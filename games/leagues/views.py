@@ -104,7 +104,7 @@ def league_organise(request: HttpRequest, league_id: int) -> HttpResponse:
 
 def _organise_page(request: HttpRequest, league: League, *, status: int = 200, extend_form: ExtendDeadlineForm | None = None,
                    replace_form: ReplacePlayerForm | None = None,
-                   announcement_form: AnnouncementForm | None = None) -> HttpResponse:
+                   announcement_form: AnnouncementForm | None = None, refusals: dict | None = None) -> HttpResponse:
     """The organiser's page, with a refused form (bound, its errors beside its fields) in place of
     the empty one."""
     games = list(league.games.order_by("season_index"))
@@ -121,6 +121,7 @@ def _organise_page(request: HttpRequest, league: League, *, status: int = 200, e
         "announcement_form": announcement_form or AnnouncementForm(),
         "replace_form": replace_form or ReplacePlayerForm(),
         "invite_url": request.build_absolute_uri(f"{reverse('league_enter', args=[league.pk])}?token={league.invite_token}"),
+        "refusals": refusals or {},  # a refused action's sentence, by the section it belongs to
     }
     return render(request, "leagues/organise.html", context, status=status)
 
@@ -142,15 +143,17 @@ def _form_refused(request: HttpRequest, league: League, form, status: int = 400,
     return _organise_page(request, league, status=status, **forms)
 
 
-def _league_action(request: HttpRequest, league_id: int, action, success: str, to: str = "league_organise") -> HttpResponse:
-    """Run an organiser's (or with ``to="league_detail"`` a player's) action and go back to the
-    page it came from, or show why it was refused."""
+def _league_action(request: HttpRequest, league: League, action, success: str, section: str) -> HttpResponse:
+    """Run an organiser's action and go back to their page; a refusal is shown there, in the
+    ``section`` of the page the action belongs to (htmx: the site's JSON error)."""
     try:
         action()
     except GameError as error:
-        return error_response(request, error)
+        if request.htmx:
+            return error_response(request, error)
+        return _organise_page(request, league, status=error.status, refusals={section: error.message})
     messages.success(request, success)
-    return redirect(to, league_id=league_id)
+    return redirect("league_organise", league_id=league.pk)
 
 
 def _confirmed(request: HttpRequest) -> bool:
@@ -201,8 +204,8 @@ def league_decide(request: HttpRequest, league_id: int, entry_id: int) -> HttpRe
                                            _("You cannot change a decision once it is made.")],
                              button=_("Decline the entry"))
     return _league_action(
-        request, league_id, lambda: leagues.decide_entry(league_id=league_id, entry_id=entry_id, by_user=request.user, approve=approve),
-        _("Entry approved.") if approve else _("Entry declined."),
+        request, league, lambda: leagues.decide_entry(league_id=league_id, entry_id=entry_id, by_user=request.user, approve=approve),
+        _("Entry approved.") if approve else _("Entry declined."), "entries",
     )
 
 
@@ -223,8 +226,8 @@ def league_start(request: HttpRequest, league_id: int) -> HttpResponse:
             _("Entries close: nobody else can join, and entries still waiting are not played."),
             _("A season once started cannot be taken back."),
         ], button=_("Start the season"))
-    return _league_action(request, league_id, lambda: leagues.start_season(league_id=league_id, by_user=request.user),
-                          _("The season has started."))
+    return _league_action(request, league, lambda: leagues.start_season(league_id=league_id, by_user=request.user),
+                          _("The season has started."), "season")
 
 
 @login_required
@@ -240,8 +243,8 @@ def league_pause(request: HttpRequest, league_id: int) -> HttpResponse:
             _("The players see that the league is paused; each game gets back the time it had left when you resume."),
         ], button=_("Pause the league"))
     return _league_action(
-        request, league_id, lambda: leagues.set_paused(league_id=league_id, by_user=request.user, paused=paused),
-        _("The league is paused: clocks are stopped.") if paused else _("The league has resumed."),
+        request, league, lambda: leagues.set_paused(league_id=league_id, by_user=request.user, paused=paused),
+        _("The league is paused: clocks are stopped.") if paused else _("The league has resumed."), "season",
     )
 
 

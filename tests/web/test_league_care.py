@@ -241,6 +241,15 @@ def test_refused_organiser_input_is_shown_beside_its_field_and_kept(client, orga
     htmx = client.post(reverse("league_extend", args=[league.pk]), {"game": game.pk, "hours": "0"}, HTTP_HX_REQUEST="true")
     assert htmx.status_code == 400 and htmx.json() == {"type": "error", "message": "Give a number of hours from 1 to 336."}
 
+    # A refused action, not a field: said in its own section of the organiser's page.
+    lonely = _league(orga, name="Too small")
+    _entered(lonely, orga, [ana])
+    refused = client.post(reverse("league_start", args=[lonely.pk]), {"confirm": "1"})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and "That did not work" not in page
+    season = page[page.index('id="season-title"'):page.index('id="entries-title"')]
+    assert "A season needs at least two approved players." in season
+
 
 # --- 9. the words for a request to join ----------------------------------------------------------------
 

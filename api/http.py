@@ -243,3 +243,9 @@ def _dispatcher(methods: dict[str, Operation]):
             return stream_elsewhere(request)
         return answer(op, request, **kwargs)
     return dispatch
+
+
+@csrf_exempt
+def no_such_endpoint(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other address under /api/v1/: a problem document too, never the site's HTML page."""
+    return problem_response(404, _("There is no such API endpoint: see /api/v1/docs."))

@@ -1,13 +1,14 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from api import pages
 from api import views  # noqa: F401  (declares the operations)
-from api.http import OPERATIONS, urlpatterns_for
+from api.http import OPERATIONS, no_such_endpoint, urlpatterns_for
 
 urlpatterns = [
     path("v1/openapi.json", pages.openapi_json, name="api_openapi"),
     path("v1/docs", pages.docs, name="api_docs"),
     path("tokens/new", pages.token_new, name="api_token_new"),
     path("tokens/<int:token_id>/revoke", pages.token_revoke, name="api_token_revoke"),
-    *[pattern for pattern in urlpatterns_for(OPERATIONS)],
+    *urlpatterns_for(OPERATIONS),
+    re_path(r"^v1/(?P<rest>.*)$", no_such_endpoint),
 ]

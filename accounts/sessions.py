@@ -1,5 +1,5 @@
 """Sessions kept in PostgreSQL and read from Redis: a signed-in request costs no database read
-for its session (about a millisecond of a page's ten, docs/deployment.md).
+for its session (about a millisecond of a page's ten, docs/performance-log.md).
 
 Django's ``cached_db`` store, which already writes through to PostgreSQL and reads it when Redis
 misses, made to keep serving while Redis is away (a restart, an outage): a page then reads the

@@ -3,7 +3,7 @@
 A page process runs Python one thread at a time. When pages arrive faster than it draws them,
 every request that comes in waits for a thread behind all of them, and once it has one it
 shares the interpreter with every page being drawn: under a burst of page reads a move took
-seconds (docs/deployment.md, "Where it saturates first").
+seconds (docs/performance-log.md, "Writes before pages").
 
 So a process draws at most ``PAGE_SLOTS`` full pages at once (GET or HEAD that is not an htmx
 request); the others wait here, holding a thread but no database connection and no interpreter

@@ -1,6 +1,6 @@
 """The channel layer: channels_redis's Pub/Sub layer, which also tells the sockets when Redis goes.
 
-Why Pub/Sub (docs/deployment.md, "Live rooms first"): with channels_redis's list-based layer,
+Why Pub/Sub (docs/performance-log.md, "Live rooms first"): with channels_redis's list-based layer,
 every socket is a member of its game's group, so an announcement is one message per socket, and
 all the sockets of a process share one queue in Redis that the process pops one message at a
 time. A Hextension submission put 9 messages into that queue in `make load` (100 at a 100-seat

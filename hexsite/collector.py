@@ -4,7 +4,7 @@ Celery workers): measured, and left as Python has it.
 A full collection walks every object a process tracks, and every thread of the process waits
 meanwhile: under `make load` each serving process made 5-6 full collections in a run, pauses of
 up to 450 ms, 1.0-2.5 s in all. Three changes were measured against that and each was worse
-somewhere (docs/deployment.md, "The collector"), so none is on:
+somewhere (docs/performance-log.md, "The collector"), so none is on:
 
 - ``GC_FREEZE=1``: ``gc.freeze()`` once started, so that collections leave what start-up made
   alone. Python then counts only what was made since as long-lived, and a full collection is

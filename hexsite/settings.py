@@ -174,7 +174,7 @@ PAGE_WAIT_SECONDS = float(os.environ.get("PAGE_WAIT_SECONDS", "30"))
 # (hexsite/switching.py; Python's default is 0.005).
 SWITCH_INTERVAL_SECONDS = float(os.environ.get("SWITCH_INTERVAL_SECONDS", "0.0005"))
 # Python's collector in serving processes, for measuring (hexsite/collector.py): off and empty
-# leave it as Python has it; neither setting was measured better (docs/deployment.md, "The collector").
+# leave it as Python has it; neither setting was measured better (docs/performance-log.md, "The collector").
 GC_FREEZE = env_bool("GC_FREEZE", False)
 GC_THRESHOLDS = tuple(int(n) for n in os.environ.get("GC_THRESHOLDS", "").split(",") if n.strip())
 

@@ -7,8 +7,8 @@ default). A move makes about ten round trips, each followed by such a wait behin
 being drawn, and it holds the game's row lock through most of them, so every other move of that
 game waits too. A shorter interval lets the move on sooner, at the price of more switches
 between the drawing threads. The sockets' Daphne keeps Python's interval: its threads all draw,
-and there the extra switches cost more than they gave (measured in docs/deployment.md, "Threads
-take turns sooner").
+and there the extra switches cost more than they gave (measured in docs/performance-log.md,
+"Threads take turns sooner").
 """
 from __future__ import annotations
 

@@ -163,7 +163,7 @@ class LiveView:
 
     @cached_property
     def your_move(self) -> bool:
-        return self.game.status == Game.Status.ACTIVE and self.seat is not None and self.seat in self.game.awaiting
+        return selectors.is_to_move(self.game, self.seat)
 
     def audience(self, region: Region) -> str:
         return region.audience(self) if callable(region.audience) else region.audience

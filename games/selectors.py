@@ -202,6 +202,16 @@ def seat_of(game: Game, user) -> int | None:
     return shared(game, "seats_by_user", lambda: _seats_by_user(game)).get(user.pk)
 
 
+def is_to_move(game: Game, seat: int | None) -> bool:
+    """Is it the move of ``seat``'s player: the game waits for the seat, and they have not
+    resigned from it (the AI then plays the seat to the end and would refuse their moves; the
+    engine still waits for the seat)."""
+    if game.status != Game.Status.ACTIVE or seat is None or seat not in game.awaiting:
+        return False
+    resigned = shared(game, "resigned_seats", lambda: frozenset(s.index for s in game.seats.all() if s.resigned_at))
+    return seat not in resigned
+
+
 @dataclass
 class BoardContext:
     game: Game
@@ -276,8 +286,7 @@ def board_context(game: Game, user) -> BoardContext:
     view = {}
     if game.status != Game.Status.OPEN:
         view = get_site(game.kind).engine.view(state_store.load(game), seat)
-    your_move = game.status == Game.Status.ACTIVE and seat is not None and seat in game.awaiting
-    return BoardContext(game=game, seat=seat, view=view, your_move=your_move, seats=list(game.seats.all()),
+    return BoardContext(game=game, seat=seat, view=view, your_move=is_to_move(game, seat), seats=list(game.seats.all()),
                         viewer=user)
 
 
@@ -302,12 +311,15 @@ class Dashboard:
 
 def dashboard(user, finished_limit: int = 20) -> Dashboard:
     """The user's games, those waiting for their move first."""
-    seats = dict(Seat.objects.filter(user=user).values_list("game_id", "index"))
+    held = list(Seat.objects.filter(user=user).values_list("game_id", "index", "resigned_at"))
+    seats = {game_id: index for game_id, index, _resigned_at in held}
+    # A seat its player resigned from is the AI's to the end: never their move.
+    resigned = {game_id for game_id, _index, resigned_at in held if resigned_at is not None}
     games = list(
         Game.objects.filter(pk__in=seats, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).order_by("deadline_at", "-created_at")
     )
-    your_move = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] in g.awaiting]
-    waiting = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] not in g.awaiting]
+    your_move = [g for g in games if g.status == Game.Status.ACTIVE and seats[g.pk] in g.awaiting and g.pk not in resigned]
+    waiting = [g for g in games if g.status == Game.Status.ACTIVE and g not in your_move]
     open_games = list(with_free_seats(Game.objects.filter(pk__in=[g.pk for g in games if g.status == Game.Status.OPEN]))
                       .order_by("-created_at"))
     finished = list(Game.objects.filter(pk__in=seats, status=Game.Status.FINISHED).order_by("-finished_at")[:finished_limit])

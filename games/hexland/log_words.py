@@ -236,13 +236,38 @@ def render(line: str, names: Iterable[str], renamed: Mapping[str, str] | None = 
     return line if written is None else written
 
 
-def log_lines(lines: Iterable[str], names: Iterable[str], renamed: Mapping[str, str] | None = None) -> list[str]:
+def log_lines(lines: Iterable[str], names: Iterable[str], resigned: Iterable[str] = (),
+              renamed: Mapping[str, str] | None = None) -> list[str]:
     """The log's sentences as a player of the active language reads them: the engine's own on
-    an English page, written again from the words of each sentence on any other.
+    an English page, written again from the words of each sentence on any other. ``resigned``:
+    the names of players who resigned from a finished game, whose seat's win (the AI's, after
+    they left) is told as points reached, not as a win (docs/hexland.md, "Resigning").
     ``renamed``: the name shown for a player the engine names otherwise (an AI seat in the
     reader's language, games/hexland/names.py); such lines are written again on every page."""
     lines = [str(line) for line in lines]
-    if (translation.get_language() or "en").startswith("en") and not renamed:
+    resigned = tuple(str(name) for name in resigned)
+    english = (translation.get_language() or "en").startswith("en")
+    if english and not resigned and not renamed:
         return lines
     names = tuple(names)
-    return [render(line, names, renamed) for line in lines]
+    as_is = english and not renamed
+    return [_resigned_win(line, resigned) or (line if as_is else render(line, names, renamed)) for line in lines]
+
+
+def _resigned_win(line: str, resigned: tuple[str, ...]) -> str | None:
+    """The engine's sentence of a win by the seat of a player who resigned, told as what the AI
+    reached for it; None for any other sentence."""
+    if not resigned:
+        return None
+    who = "|".join(re.escape(name) for name in sorted(set(resigned), key=len, reverse=True))
+    found = re.fullmatch(rf"(?P<who>{who}) wins with (?P<points>\d+) victory points!", line)
+    if found:
+        points = int(found["points"])
+        return ngettext("%(who)s's seat, played by the AI after they resigned, reaches %(points)s victory point",
+                        "%(who)s's seat, played by the AI after they resigned, reaches %(points)s victory points",
+                        points) % {"who": found["who"], "points": points}
+    found = re.fullmatch(rf"The turn limit is reached: (?P<who>{who}) wins with the most points \((?P<points>\d+)\)", line)
+    if found:
+        return _("The turn limit is reached: %(who)s's seat, played by the AI after they resigned, has the most "
+                 "points (%(points)s)") % {"who": found["who"], "points": int(found["points"])}
+    return None

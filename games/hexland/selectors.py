@@ -45,10 +45,12 @@ class HexlandStats:
 
 
 def player_stats(user) -> HexlandStats:
-    """A player's finished Hexland games: played, won, points."""
+    """A player's finished Hexland games: played, won (as the stored result says: never a game
+    they resigned from), points (not of a game they resigned from: the AI made those)."""
     seats = list(Seat.objects.filter(user=user, game__kind=KIND, game__status=Game.Status.FINISHED)
                  .select_related("game").order_by("-game__finished_at"))
-    points = [seat.game.result["scores"][seat.index] for seat in seats if seat.game.result]
+    points = [seat.game.result["scores"][seat.index] for seat in seats
+              if seat.game.result and seat.resigned_at is None]
     wins = sum(1 for seat in seats if seat.game.result and seat.game.result.get("winner") == seat.index)
     return HexlandStats(games=len(seats), wins=wins,
                         average_points=sum(points) / len(points) if points else None,

@@ -21,7 +21,7 @@ from django.db.models import sql
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import jobs, move_input, realtime, rows, state_store
+from games import jobs, move_input, ranking, realtime, rows, state_store
 from games.errors import BadMove, GameNotActive, GameNotFound, NotYourSeat, StaleVersion, as_sentence
 from games.models import Game, MoveEvent, Seat
 from games.protocol import Engine, IllegalMove
@@ -412,15 +412,15 @@ def _seats_changed(game: Game) -> None:
 
 
 def _resigned_rank_last(game: Game, result: dict | None) -> dict | None:
-    """Players who resigned rank below every player who did not, in their own order."""
-    resigned = set(game.seats.filter(resigned_at__isnull=False).values_list("index", flat=True))
-    if not result or not resigned or "ranks" not in result:
+    """The engine's result with the players who resigned ranked last (``ranking.resigned_rank_last``):
+    what ``Game.result`` holds, and every page, rating, standing and e-mail reads."""
+    if not result or "ranks" not in result:
         return result
-    old = list(result["ranks"])
-    stayed = [i for i in range(len(old)) if i not in resigned]
-    ranks = [1 + sum(old[j] < old[i] for j in stayed) if i not in resigned
-             else len(stayed) + 1 + sum(old[j] < old[i] for j in resigned) for i in range(len(old))]
-    return {**result, "ranks": ranks, "resigned": sorted(resigned)}
+    resigned: dict = {}
+    for index, when in game.seats.filter(resigned_at__isnull=False).order_by("resigned_at", "index") \
+            .values_list("index", "resigned_at"):
+        resigned.setdefault(when, []).append(index)
+    return ranking.resigned_rank_last(result, list(resigned.values())) if resigned else result
 
 
 # --- small helpers --------------------------------------------------------------------------

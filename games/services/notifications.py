@@ -75,9 +75,15 @@ def _players(game: Game, seats: Iterable[int] | None = None) -> list[tuple[int, 
     return [(row.index, row.user) for row in rows]
 
 
+def _awaited_players(game: Game) -> list[tuple[int, User]]:
+    """The players the game waits for, but those who resigned: the AI plays their seat."""
+    resigned = set(Seat.objects.filter(game=game, resigned_at__isnull=False).values_list("index", flat=True))
+    return [(index, user) for index, user in _players(game, game.awaiting) if index not in resigned]
+
+
 def round_opened(game: Game, round_label: Callable[[], str]) -> None:
     """``round_label`` names the round ("Round 2 of 19") in the active language."""
-    for _seat, user in _players(game, game.awaiting):
+    for _seat, user in _awaited_players(game):
         with in_language_of(user):
             names = {"round": round_label(), "game": str(game)}
             deadline = (_("Deadline: %(when)s.") % {"when": _local(game.deadline_at, user)} + "\n"
@@ -91,7 +97,7 @@ def round_opened(game: Game, round_label: Callable[[], str]) -> None:
 
 
 def reminder(game: Game) -> None:
-    for _seat, user in _players(game, game.awaiting):
+    for _seat, user in _awaited_players(game):
         with in_language_of(user):
             deliver(
                 user,

@@ -127,3 +127,37 @@ def test_an_offer_of_no_cards_is_refused_in_a_players_words(client, make_user):
     response = client.post(reverse("game_move", args=[game.pk]), {"version": 0, "type": "roll"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and "Place your starting settlement first." in response.content.decode()
     assert not MoveEvent.objects.filter(game=game).exists()
+
+
+def test_a_player_who_resigned_is_shown_no_move_on_the_open_page_nor_after_a_reload(client, make_user, mailoutbox):
+    """ana resigns while the game waits for her seat: the AI plays it now, so her open page is
+    pushed a status bar without "Your move" and no move forms nor places to click; a reload draws
+    the same; every form still shown posts without a 403; the dashboard and the e-mails leave her be."""
+    from games import consumers, live
+    from games.services import notifications
+    from tests.web.test_live_page import current_page, post_every_pushed_form, regions_in
+
+    ana, bo = make_user("ana"), make_user("bo")
+    game = hexland_room(ana, bo, order=[0, 1])
+    assert game.awaiting == [0]
+    page = current_page(game, ana)
+    client.force_login(ana)
+    assert client.post(reverse("game_resign", args=[game.pk])).status_code == 302
+    game.refresh_from_db()
+    assert game.awaiting == [0]  # the engine still waits for the seat: the AI plays it
+
+    pushed = regions_in(consumers.catch_up(game.pk, ana, page, announcement="resigned"))
+    assert {"game-status", "hl-private", "hl-board"} <= set(pushed)
+    reloaded = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    move_url = reverse("game_move", args=[game.pk])
+    for html in (pushed["game-status"] + pushed["hl-private"] + pushed["hl-board"], reloaded):
+        assert "data-your-move" not in html and "badge your-move" not in html
+        assert f'action="{move_url}"' not in html and "hl-interactive" not in html and "hl-moves" not in html
+    assert "You resigned; the AI (medium) plays your seat to the end." in pushed["game-status"]
+    post_every_pushed_form(game, ana)  # whatever a push still carries answers without a 403
+
+    dashboard = client.get(reverse("dashboard")).context["dashboard"]
+    assert game not in dashboard.your_move and game in dashboard.waiting
+    notifications.reminder(game)
+    notifications.round_opened(game, lambda: "Turn 1")
+    assert not [m for m in mailoutbox if "ana@example.com" in m.to]

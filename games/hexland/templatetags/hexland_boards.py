@@ -57,8 +57,17 @@ def _names(view: Mapping) -> dict[int, str]:
     return {p.get("seat"): str(p.get("name")) for p in view.get("players") or []}
 
 
-def phase_text(view: Mapping) -> str:
-    """What the game waits for, in words."""
+def _outcome(view: Mapping, result: Mapping | None) -> tuple[int | None, list | None, frozenset]:
+    """A finished game's winner, ranks by seat and resigned seats: the game's stored result
+    (``Game.result``, which ranks players who resigned last: docs/hexland.md, "Resigning")
+    where there is one, else the engine's view (a winner, no ranks)."""
+    if view.get("phase") == "over" and isinstance(result, Mapping) and result.get("ranks"):
+        return result.get("winner"), list(result["ranks"]), frozenset(result.get("resigned") or ())
+    return view.get("winner"), None, frozenset()
+
+
+def phase_text(view: Mapping, result: Mapping | None = None) -> str:
+    """What the game waits for, in words (``result``: the game's, once it is over)."""
     names = _names(view)
     cur = names.get(view.get("current"), "")
     phase = view.get("phase")
@@ -83,13 +92,14 @@ def phase_text(view: Mapping) -> str:
     if phase == "free_roads":
         return _("%(player)s places free roads (%(count)s left)") % {"player": cur, "count": view.get("free_roads", 0)}
     if phase == "over":
-        winner = view.get("winner")
+        winner, _ranks, _resigned = _outcome(view, result)
         return _("Game over: %(player)s wins") % {"player": names[winner]} if winner in names else _("Game over")
     return ""
 
 
-def player_rows(view: Mapping) -> list[dict]:
+def player_rows(view: Mapping, result: Mapping | None = None) -> list[dict]:
     seat, over = view.get("seat"), view.get("phase") == "over"
+    winner, _ranks, resigned = _outcome(view, result)
     actors = set(view.get("actors") or [])
     discards = view.get("discards") or []
     answers = (view.get("offer") or {}).get("answers") or []
@@ -105,7 +115,8 @@ def player_rows(view: Mapping) -> list[dict]:
             "is_actor": q in actors,
             "owes": discards[q] if q < len(discards) else 0,
             "answer": words.answer(answers[q]) if q < len(answers) and answers[q] is not None else None,
-            "is_winner": over and q == view.get("winner"),
+            "is_winner": over and q == winner,
+            "resigned": over and q in resigned,
             "points": p.get("total_vp", p.get("vp")) if over else p.get("vp"),
         })
     return rows
@@ -156,16 +167,19 @@ def offer(view: Mapping) -> dict | None:
 
 
 @register.simple_tag
-def hexland_panel(view: Mapping) -> dict:
-    """Everything the side panel shows, from the view alone."""
+def hexland_panel(view: Mapping, result: Mapping | None = None) -> dict:
+    """Everything the side panel shows, from the view (and, once the game is over, its stored
+    ``result``: who won, who resigned)."""
     log = list(view.get("log") or [])
+    _winner, _ranks, resigned = _outcome(view, result)
     names, logged = _names(view), hexland_names.logged_names(view)
     # The log's sentences name players as the engine does: an AI seat is written as it is shown.
     renamed = {logged[q]: names[q] for q in names if q in logged and logged[q] != names[q]}
-    shown = log_words.log_lines(log[-LOG_LINES:], logged.values(), renamed=renamed)
+    shown = log_words.log_lines(log[-LOG_LINES:], logged.values(), resigned=[logged[q] for q in resigned if q in logged],
+                                renamed=renamed)
     return {
-        "phase": phase_text(view),
-        "players": player_rows(view),
+        "phase": phase_text(view, result),
+        "players": player_rows(view, result),
         "you": your_cards(view),
         "dice": dice(view),
         "offer": offer(view),
@@ -178,10 +192,12 @@ def hexland_panel(view: Mapping) -> dict:
 
 
 @register.simple_tag
-def hexland_final(view: Mapping) -> dict | None:
-    """The end of a game: each player's points broken down, and how the dice fell."""
+def hexland_final(view: Mapping, result: Mapping | None = None) -> dict | None:
+    """The end of a game: each player's points broken down, best ranked first (``result``: the
+    game's stored one, players who resigned last), and how the dice fell."""
     if view.get("phase") != "over":
         return None
+    winner, ranks, resigned = _outcome(view, result)
     rows = []
     for p in view.get("players") or []:
         seat = p["seat"]
@@ -190,8 +206,9 @@ def hexland_final(view: Mapping) -> dict | None:
         rows.append({"seat": seat, "name": p["name"], "settlements": settlements, "cities": cities,
                      "longest_road": 2 if p["longest_road"] else 0, "largest_army": 2 if p["largest_army"] else 0,
                      "vp_cards": p.get("vp_cards", 0), "total": p.get("total_vp", p["vp"]),
-                     "winner": view.get("winner") == seat})
-    rows.sort(key=lambda row: (-row["winner"], -row["total"], row["seat"]))
+                     "winner": winner == seat, "resigned": seat in resigned,
+                     "rank": ranks[seat] if ranks and seat < len(ranks) else None})
+    rows.sort(key=lambda row: (row["rank"] or 0, -row["winner"], -row["total"], row["seat"]))
     counts = {int(k): v for k, v in (view.get("roll_counts") or {}).items()}
     most = max(counts.values(), default=0) or 1
     dice = [{"total": total, "count": counts.get(total, 0), "percent": round(100 * counts.get(total, 0) / most)}

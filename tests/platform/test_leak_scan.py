@@ -32,6 +32,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from html import unescape
 
 import pytest
@@ -162,6 +163,38 @@ def socket_frames(game: Game, user, page: consumers.Page | None = None, announce
     return frames_text(frames, fetch)
 
 
+def api_bodies(game: Game, user) -> list[tuple[str, str]]:
+    """What the API gives ``user`` of ``game`` (issue 47): GET /api/v1/games/{id} with a token of
+    theirs, the first line of the game's stream (``gameFull``, or its end), and their events."""
+    from api import selectors as api_selectors
+    from api import streams, tokens
+
+    _token, secret = tokens.create_token(owner=user, name="leak scan")
+    answer = Client().get(f"/api/v1/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert answer.status_code in ANSWERED, ("api", answer.status_code)
+    stream = SimpleNamespace(game_id=game.pk, user=user, sent_version=-1)
+    lines = [json.loads(line) for line in streams.game_lines(stream, "gameFull")]
+    lines += api_selectors.events_of(user)
+    bodies = []
+    for where, data in [(f"api: GET /api/v1/games/{game.pk} -> {answer.status_code}", answer.json()),
+                        *(("api: stream line", line) for line in lines)]:
+        # A seat's legal moves are every placement of the round's (public) tiles on its own empty
+        # cells: they match another seat's submission in form whatever it is. They are checked to
+        # be the viewer's own seat's moves, and the rest of the answer is scanned.
+        moves = data.pop("legal_moves", [])
+        if moves:
+            engine, seat = game_engine(game), selectors.seat_of(selectors.game_for_viewer(game.pk, user), user)
+            assert moves == engine.legal_moves(state_store.load(Game.objects.get(pk=game.pk)), seat)
+        bodies.append((where, json.dumps(data) + "\n" + "\n".join(strings_in(data))))
+    return bodies
+
+
+def game_engine(game: Game):
+    from games.sites import get_engine
+
+    return get_engine(game.kind)
+
+
 def reach(game: Game, user, label: str, *, page_before: consumers.Page | None = None,
           extra_urls: tuple[str, ...] = ()) -> Reached:
     """Everything ``user`` can be shown of ``game`` while it runs (see the module's docstring)."""
@@ -188,6 +221,10 @@ def reach(game: Game, user, label: str, *, page_before: consumers.Page | None = 
         viewer.reached.add("socket: chat", live.draw(view, live.CHAT).with_token(None))
         presence = consumers.presence_drawn(game.pk, user, None)
         viewer.reached.add("socket: presence", presence.with_token(None) if presence else "")
+
+    # The API: the game as the viewer's token reads it, its stream's first line, their events.
+    for where, text in api_bodies(game, user):
+        viewer.reached.add(where, text)
 
     # The page, as a browser and as htmx; the regions, all and each; lazy bodies.
     viewer.get(detail)
@@ -344,6 +381,9 @@ def test_hextension_never_shows_an_undrawn_tile_another_seats_submission_or_the_
         assert reached["dee"].shows(f"<span>{tile}</span>")
     assert all(reached[name].shows("(hidden until the game is over)") for name in ("staff", "root"))
     assert reached["ana"].shows("Diagrams after round 1")
+    # The API's answers were scanned, and carry the owner's own submission where the scan looks.
+    ana_api = Reached("ana's API", [(where, text) for where, text in reached["ana"].bodies if where.startswith("api:")])
+    assert len(ana_api.bodies) >= 2 and all(ana_api.shows(f'"{tile}": "{cell}"') for tile, cell in submitted[0].items())
     assert any("/regions/hx-diagrams/?k=" in where and "<svg" in text for where, text in reached["bo"].bodies)
     assert scanned > 150
 

@@ -100,6 +100,8 @@ def join_game(*, game_id: int, user) -> Seat:
         full = not game.seats.filter(user__isnull=True, ai_level="").exists()
         if full:
             _start_locked(game)
+        else:  # open pages of the room show the new player (a start is announced by its write)
+            transaction.on_commit(lambda: _announce(game))
     return seat
 
 
@@ -313,3 +315,5 @@ def _take_seat(game: Game, user, index: int) -> None:
     game.touch()
     if not game.seats.filter(user__isnull=True, ai_level="").exists():
         _start_locked(game)  # full: it starts by itself, as a joined game does
+    else:
+        transaction.on_commit(lambda: _announce(game))  # its open pages show the player who sat down

@@ -146,6 +146,10 @@ def test_details_are_in_the_token_owners_language(make_user):
     user = make_user(language="de")
     client = ApiClient(token_for(user))
     assert problem(client.get("/games/999999"), 404)["detail"] == "Diese Partie gibt es nicht."
+    reader = ApiClient(token_for(user, scopes=["read"]))
+    assert problem(reader.post("/games", {}), 403)["detail"] == "Diesem Token fehlt die Berechtigung play."
+    assert problem(ApiClient("hxp_unknown", language="de").get("/account"), 401)["detail"].startswith(
+        "Dieser API-Token ist nicht gültig")
     game_answer = client.post("/games", {"game": "hextension", "players": 2, "ai": 1})
     game = Game.objects.get(pk=game_answer.json()["id"])
     move = client.get(f"/games/{game.pk}").json()["legal_moves"][0]

@@ -33,7 +33,7 @@ from api import selectors as api_selectors
 from api import tokens
 from api.http import Problem, bearer_secret, check_scope, problem_response
 from api.models import Scope
-from games import realtime, selectors
+from games import presence, realtime
 from games.consumers import in_live_threads
 from games.errors import GameError
 from games.models import Game, Seat
@@ -59,9 +59,12 @@ class _Stream(AsyncHttpConsumer):
         self.finished = False
         self.checked_at = time.monotonic()
         self.user, self.token_id, self.language = None, None, settings.LANGUAGE_CODE
+        self.arrived = False
         refusal = await self._authenticate()
         if refusal is None:
             refusal = await self.open()
+        if refusal is None:
+            refusal = await self._arrive()
         if refusal is not None:
             await self.send_response(refusal.status_code, refusal.content, headers=[
                 (name.encode(), value.encode()) for name, value in refusal.items()])
@@ -94,6 +97,24 @@ class _Stream(AsyncHttpConsumer):
     async def open(self) -> HttpResponse | None:
         """Check what is asked; None to start the stream, else the refusal to send."""
         return None
+
+    # The game a stream is counted on among the user's sockets (games.presence); the events
+    # stream is counted on no game (0), in the user's total only.
+    presence_game = 0
+
+    @in_live_threads
+    def _arrive(self) -> HttpResponse | None:
+        """A stream counts as one of the user's sockets: the same limits (games.presence)."""
+        if presence.arrive(self.presence_game, self.user.pk):
+            self.arrived = True
+            return None
+        with translation.override(self.language):
+            return problem_response(429, _("You have too many streams and game pages open: close one first."),
+                                    {"Retry-After": "60"})
+
+    @in_live_threads
+    def _leave(self) -> None:
+        presence.leave(self.presence_game, self.user.pk)
 
     async def started(self) -> None:
         """Send the first lines and join the groups."""
@@ -141,10 +162,20 @@ class _Stream(AsyncHttpConsumer):
     def _token_usable(self) -> bool:
         return tokens.is_still_usable(self.token_id)
 
+    async def __call__(self, scope, receive, send):
+        # A handler that raised, or a stream cancelled, never reaches disconnect(): its place
+        # among the user's sockets would stay counted (as games.consumers.GameConsumer).
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._release()
+
     async def _release(self) -> None:
-        for group in list(self.groups_joined):
+        if self.__dict__.pop("arrived", False):
+            await self._leave()
+        for group in list(getattr(self, "groups_joined", ())):
             await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined.clear()
+        getattr(self, "groups_joined", set()).clear()
         beat = self.__dict__.pop("beat", None)
         if beat is not None and beat is not asyncio.current_task():
             beat.cancel()
@@ -178,7 +209,7 @@ class _Stream(AsyncHttpConsumer):
 
 class GameStream(_Stream):
     async def open(self) -> HttpResponse | None:
-        self.game_id = int(self.scope["url_route"]["kwargs"]["id"])
+        self.game_id = self.presence_game = int(self.scope["url_route"]["kwargs"]["id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         since = query.get("since", [None])[0]
         with translation.override(self.language):

@@ -186,3 +186,24 @@ def test_a_page_process_sends_streams_to_the_socket_processes(client, make_user,
     settings.LIVE_SOCKET_PORT = 8001
     answer = client.get("/api/v1/stream/events?x=1")
     assert answer.status_code == 307 and answer["Location"] == "http://testserver:8001/api/v1/stream/events?x=1"
+
+
+def test_streams_count_among_the_users_sockets(make_user, monkeypatch):
+    from games import presence
+
+    monkeypatch.setattr(presence, "MAX_SOCKETS_PER_USER", 1)
+    secret = secret_of(make_user())
+
+    async def scenario():
+        first = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await first.start())["status"] == 200
+        second = Reader(stream_request("/api/v1/stream/events", secret))
+        start = await second.start()
+        assert start["status"] == 429 and (b"Retry-After", b"60") in start["headers"]
+        await first.close()
+        third = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await third.start())["status"] == 200  # the first one's place was given back
+        await third.close()
+        await close_db_connections()
+
+    run_scenario(scenario)

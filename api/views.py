@@ -115,20 +115,20 @@ def leave(call: Call, id: int):
 
 
 @operation("GET", "/games/{id}/stream", name="streamGame", summary="The game as it changes (NDJSON)",
-           scope=Scope.READ, stream=True, refusals=(401, 403, 404), parameters=[
+           scope=Scope.READ, stream=True, refusals=(400, 401, 403, 404, 429), parameters=[
                *ID, {"name": "since", "in": "query", "required": False,
                      "schema": {"type": "integer", "minimum": 0},
                      "description": "Resume: versions up to this one are not sent again."}],
            description="One JSON object a line: `gameFull` (the body of GET /games/{id}), then `gameState` "
                        "for each new version you may see (a slow reader may skip versions, never reorder "
                        "them), then `gameFinish`. A blank line at least every 10 s. Served by the socket "
-                       "processes.")
+                       "processes; a stream counts among your open game pages (429 over the limit).")
 def stream_game(call: Call, id: int):  # served by api/streams.py
     raise AssertionError("streams are served by the socket processes")
 
 
 @operation("GET", "/stream/events", name="streamEvents", summary="Your events (NDJSON)", scope=Scope.READ,
-           stream=True, refusals=(401, 403),
+           stream=True, refusals=(401, 403, 429),
            description="One JSON object a line: `gameStart`, `yourTurn` (a Hextension round opening "
                        "counts), `gameFinish`, `invitation`; first every one still pending. A blank line "
                        "at least every 10 s. Served by the socket processes.")

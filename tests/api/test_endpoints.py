@@ -217,3 +217,26 @@ def test_api_answers_carry_no_session_or_csrf_needs(api, client, make_user):
     client.force_login(make_user())
     problem(client.get("/api/v1/account"), 401)
     assert ApiToken.objects.count() == 1
+
+
+@pytest.mark.parametrize("body", [{"game": "hextension", "players": 2, "ai": 1, "tiles_per_round": 1},
+                                  {"game": "hexland", "players": 2, "ai": 1},
+                                  {"game": "hextremadura", "players": 1, "ai": 0}])
+def test_each_games_legal_moves_are_taken_as_they_are(api, body):
+    from games import move_input
+    from games.sites import get_engine
+
+    from tests.api.test_bot_game import run_the_worker
+
+    game_id = api.post("/games", body).json()["id"]
+    for _ in range(5):  # the AI may open the game
+        game = api.get(f"/games/{game_id}").json()
+        if game["to_move"]:
+            break
+        run_the_worker(game_id)
+    assert game["to_move"] and game["legal_moves"]
+    engine = get_engine(body["game"])
+    for move in game["legal_moves"]:
+        move_input.validate_move(engine, move)  # the move endpoint's own check
+    answer = api.post(f"/games/{game_id}/moves", {"version": game["version"], "move": game["legal_moves"][-1]})
+    assert answer.status_code == 200 and answer.json()["version"] > game["version"]

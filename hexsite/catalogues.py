@@ -17,7 +17,9 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 
 def catalogue_files() -> list[Path]:
-    return sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
+    """Ours (locale/<code>/…) and our translations of other packages' strings
+    (locale/overrides/<code>/…: allauth's German in "du", docs/i18n.md)."""
+    return sorted(LOCALE.glob("*/LC_MESSAGES/*.po")) + sorted(LOCALE.glob("overrides/*/LC_MESSAGES/*.po"))
 
 
 def read(path: Path):

@@ -165,6 +165,16 @@ class LiveView:
     def your_move(self) -> bool:
         return selectors.is_to_move(self.game, self.seat)
 
+    @cached_property
+    def layout(self) -> str:
+        """What the page around the regions is drawn from for this viewer (games/game.html:
+        whether there is a board at all, the chat and presence, the notify choice): the status,
+        whether the game has several seats, whether the viewer holds one. The status bar carries
+        it (``data-layout``), so an open page whose layout is no longer the game's reads itself
+        again as a whole (static/js/live.js) instead of morphing regions it does not have."""
+        several = len(selectors.seats_with_users(self.game)) > 1
+        return f"{self.game.status}.{int(several)}.{int(self.seat is not None)}"
+
     def audience(self, region: Region) -> str:
         return region.audience(self) if callable(region.audience) else region.audience
 
@@ -198,6 +208,8 @@ class LiveView:
         context = board.as_dict()
         context["csrf_token"] = CSRF_MARK
         context["region_shown"] = self.game.status in region.statuses
+        if region is STATUS:
+            context["layout"] = self.layout
         if region.body_template:
             context["region_body_url"] = body_url(self.game, region, self.key(region))
         if region is PRESENCE:

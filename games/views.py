@@ -64,7 +64,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     regions = {region_id: mark_safe(html) for region_id, html in live.page_regions(view, get_token(request),
                                                                                   chat=several).items()}
     return render(request, "games/game.html", {**board.as_dict(), "regions": regions, "several_seats": several,
-                                               "stamp": live.stamp_of(game),
+                                               "stamp": live.stamp_of(game), "layout": view.layout,
                                                "has_own_regions": bool(get_site(game.kind).regions)})
 
 
@@ -133,27 +133,24 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             )
     except GameError as error:
         return error_response(request, error, game_id)
+    if applied.repeated:
+        # Not refused (the player's move is in), but not played now either: say why nothing moved.
+        return game_board_response(request, game_id, _("That move had already been played, from another tab "
+                                                       "or window or by a second click: the board shows it now."),
+                                   game=selectors.game_as_written(game, applied.game), notice=True)
     return game_board_response(request, game_id, _("Your move has been played."),
                                game=selectors.game_as_written(game, applied.game))
 
 
-def game_board_response(request: HttpRequest, game_id: int, done: str, game: Game | None = None) -> HttpResponse:
+def game_board_response(request: HttpRequest, game_id: int, done: str, game: Game | None = None,
+                        notice: bool = False) -> HttpResponse:
     """After a write: the live page's regions for htmx (drawn from ``game`` when the write gives
-    it, with its seats, else read again), or a redirect to the game page with a note."""
+    it, with its seats, else read again; ``notice``: with ``done`` beside the control), or a
+    redirect to the game page with ``done`` as a note."""
     if request.htmx:
-        return live_answer(request, game or selectors.game_for_viewer(game_id, request.user))
+        return live_answer(request, game or selectors.game_for_viewer(game_id, request.user),
+                           notice=done if notice else "")
     messages.success(request, done)
-    return redirect("game_detail", game_id=game_id)
-
-
-@login_required
-@require_POST
-def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        services.start_game(game_id=game_id, by_user=request.user)
-    except GameError as error:
-        return error_response(request, error, game_id)
-    messages.success(request, _("The game has started."))
     return redirect("game_detail", game_id=game_id)
 
 

@@ -291,6 +291,7 @@ def rematch(*, game_id: int, user) -> Game:
                 raise NotYourSeat(_("You have blocked the player who opened this rematch."))
             if game.status == Game.Status.OPEN and not game.seats.filter(user=user).exists():
                 _take_seat(game, user, mine.index)
+                transaction.on_commit(lambda: _announce(old))  # its page says whether the rematch has started
             return game
         config = {key: value for key, value in old.config.items() if key not in ("names", "order")}
         game = create_game(kind=old.kind, config=config, created_by=user, title=old.title, visibility=old.visibility,

@@ -47,6 +47,9 @@ class Applied:
 
     game: Game
     state: Any
+    # The move was already in (sent again from a page that had not seen it land: a second tab, a
+    # retry): answered as played, with no new event.
+    repeated: bool = False
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -63,7 +66,7 @@ def submit_move(*, game_id: int, user, move: Any, expected_version: int, seat: i
         seat_index = _users_seat(game, user, seat, seat_rows=seat_rows)
         if game.move_repeated:
             # A double click, or a retry after a lost answer: that move is in, once.
-            return Applied(game, state_store.load(game))
+            return Applied(game, state_store.load(game), repeated=True)
         _check_active(game)
         standin, resigned = game._seat_rows[seat_index]
         if resigned is not None:

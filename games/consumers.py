@@ -273,6 +273,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         # the game that starts later includes the change announced (see shared_snapshot).
         await self._send(await self._catch_up(event.get("id"), received=time.monotonic(),
                                               answered=answered if isinstance(answered, int) else None))
+        if self.page.players_changed:
+            await self._send(await self._presence(event.get("id"), time.monotonic()))
 
     async def channel_layer_lost(self, event):
         """This process lost Redis (hexsite/channel_layer.py): announcements may be lost with it.
@@ -373,6 +375,8 @@ class Page:
     several_seats: bool = False
     name: str | None = None
     answered: int = -1  # the latest version at which an announcement said this page was answered
+    seats_basis: tuple | None = None  # the revision and status the players' list was last drawn at
+    players_changed: bool = False  # seats changed hands or the game's status changed since then
 
 
 def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
@@ -407,6 +411,11 @@ def catch_up(game_id: int, user, page: Page, announcement: str | None = None,
         update = live.changed_regions(view, shown, keys)
     page.keys, page.version, page.stamp = update.keys, game.version, update.stamp
     page.several_seats = len(game.seats.all()) > 1
+    # The players' list (game-presence) shows who holds each seat and, while the game runs, who
+    # is stood in for: drawn again when a seat changes hands (the revision) or the status changes.
+    basis = (game.revision, game.status)
+    page.players_changed = page.seats_basis is not None and page.seats_basis != basis
+    page.seats_basis = basis
     return live.frames(update.stamp, update.regions) if update.regions else []
 
 

@@ -608,3 +608,27 @@ def test_a_socket_to_an_address_no_route_serves_is_refused_at_the_handshake(make
 
     run_scenario(scenario)
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR or record.exc_info]
+
+
+def test_the_list_of_players_follows_their_seats_and_the_game_s_end(make_user):
+    """Who holds each seat is in the players' list (``game-presence``), which is drawn again when
+    the seats change hands (a player sits down, an AI stands in) or the game ends, not only when
+    someone opens or closes the page (found by the reload walk, tests/e2e/test_reload_walk.py)."""
+    ana, bo = make_user("ana"), make_user("bo")
+    game = services.create_game(kind="toy", config={"players": 3}, created_by=ana)
+
+    async def next_presence(socket, timeout=5):
+        while not is_presence(message := await WebsocketCommunicator.receive_from(socket, timeout=timeout)):
+            pass
+        return html_of(message)
+
+    async def scenario():
+        socket = communicator_for(game, ana, stamp=live.stamp_of(game), socket_class=WebsocketCommunicator)
+        assert (await socket.connect())[0]
+        assert "ana" in await next_presence(socket)  # her own arrival
+        await sync_to_async(services.join_game)(game_id=game.pk, user=bo)  # nobody connects or leaves
+        assert "bo" in await next_presence(socket)
+        await socket.disconnect()
+        await close_db_connections()
+
+    run_scenario(scenario)

@@ -15,7 +15,7 @@
   function schemaBlock(title, schema) {
     const details = el("details");
     details.appendChild(el("summary", title));
-    details.appendChild(el("pre", JSON.stringify(schema, null, 2)));
+    details.appendChild(el("pre", JSON.stringify(schema, null, 2), "view"));
     return details;
   }
 

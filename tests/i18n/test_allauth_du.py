@@ -24,6 +24,14 @@ ALLAUTH = Path(allauth.__file__).parent
 OVERRIDES = catalogues.LOCALE / "overrides" / "de" / "LC_MESSAGES" / "django.po"
 
 
+@pytest.fixture(autouse=True)
+def _language_left_as_it_was():
+    """The test client's requests activate their reader's language in this thread and leave it
+    active: the tests after these would draw in German or Spanish."""
+    yield
+    translation.deactivate()
+
+
 def strings(message) -> list[str]:
     return list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
 

@@ -17,6 +17,14 @@ pytestmark = pytest.mark.django_db
 SHOWN = {"en": "AI (easy)", "de": "KI (leicht)", "es": "IA (nivel fácil)"}
 
 
+@pytest.fixture(autouse=True)
+def _language_left_as_it_was():
+    """The test client's requests activate their reader's language in this thread and leave it
+    active: the tests after these would draw in German or Spanish."""
+    yield
+    translation.deactivate()
+
+
 def region(html: str, region_id: str) -> str:
     found = re.search(rf'<div id="{region_id}".*?(?=<div id="hl-|\Z)', html, re.S)
     assert found, f"no region {region_id}"

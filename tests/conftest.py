@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+from contextlib import contextmanager
 
 import pytest
 
@@ -214,9 +215,10 @@ def make_user(django_user_model):
     return make
 
 
-@pytest.fixture
-def celery_worker_thread(transactional_db):
-    """A real Celery worker (in a thread of this process) consuming from the Redis broker."""
+@contextmanager
+def celery_worker():
+    """A real Celery worker (in a thread of this process) consuming from the Redis broker: its
+    own Redis database under pytest-xdist, so it takes only this worker's tasks."""
     from celery.contrib.testing.worker import start_worker
 
     from hexsite.celery import QUEUES, app
@@ -226,6 +228,12 @@ def celery_worker_thread(transactional_db):
         yield worker
     app.control.purge()
     _close_other_connections()
+
+
+@pytest.fixture
+def celery_worker_thread(transactional_db):
+    with celery_worker() as worker:
+        yield worker
 
 
 def _close_other_connections():

@@ -268,7 +268,7 @@ class Stack:
             if process.poll() is None:
                 process.send_signal(signal.SIGCONT)
 
-    def wait_quiet(self, seconds: float = 60) -> None:
+    def wait_quiet(self, seconds: float = 180) -> None:  # generous: a busy machine (not a speed check)
         """Wait until the workers have nothing queued or held and no process of the stack is
         inside a database statement or transaction. With the beats held and no game in play,
         nothing then writes: the test database can be emptied without a process of the stack

@@ -23,13 +23,12 @@ from django.views.decorators.csrf import csrf_exempt
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from api import tokens
+from api import limits, tokens
 from api.models import ApiToken
 from games import move_input
 from games.errors import GameError, RateLimited, StaleVersion
 
 PROBLEM_TYPE = "application/problem+json"
-MAX_BODY_BYTES = 16 * 1024  # the largest body (a move with its version) is well under 2 KB
 
 
 class Problem(Exception):
@@ -93,6 +92,13 @@ class Operation:
     # What the body is checked against, when the document's schema is not all of it (a move is
     # checked by its own game's schema, with its sentences: games.move_input).
     checked_body: dict | None = None
+    # Which of the token's rate limits the call counts against (api.limits); None: a read for a
+    # GET, a move (an action) for any other method.
+    rate: str | None = None
+
+    @property
+    def rate_kind(self) -> str:
+        return self.rate or (limits.READ if self.method == "GET" else limits.MOVE)
 
 
 OPERATIONS: list[Operation] = []
@@ -101,10 +107,10 @@ OPERATIONS: list[Operation] = []
 def operation(method: str, path: str, *, name: str, summary: str, scope: str | None, body: dict | None = None,
               answer_status: int = 200, answer: dict | None = None, refusals: tuple[int, ...] = (),
               stream: bool = False, description: str = "", parameters: list[dict] | None = None,
-              checked_body: dict | None = None):
+              checked_body: dict | None = None, rate: str | None = None):
     def register(handler):
         OPERATIONS.append(Operation(method, path, name, summary, scope, handler, body, answer_status, answer, refusals,
-                                    stream, description, parameters or [], checked_body))
+                                    stream, description, parameters or [], checked_body, rate))
         return handler
     return register
 
@@ -155,9 +161,9 @@ def read_body(request: HttpRequest, schema: dict) -> Any:
     try:
         raw = request.body
     except RequestDataTooBig:
-        raise Problem(400, _("The request body is far too large.")) from None
-    if len(raw) > MAX_BODY_BYTES:
-        raise Problem(400, _("The request body is far too large."))
+        raise _too_large() from None
+    if len(raw) > limits.max_body_bytes():
+        raise _too_large()
     content_type = request.content_type or ""
     if content_type not in ("application/json", "") and not content_type.endswith("+json"):
         raise Problem(400, _("Send the body as JSON (Content-Type: application/json)."))
@@ -172,6 +178,11 @@ def read_body(request: HttpRequest, schema: dict) -> Any:
     if errors:
         raise Problem(400, move_input.explain(best_match(errors)))
     return body
+
+
+def _too_large() -> Problem:
+    refused = limits.body_too_large()
+    return Problem(refused.status, refused.detail)
 
 
 _validators: dict[int, Draft202012Validator] = {}
@@ -193,12 +204,21 @@ def language_of(token: ApiToken | None, request: HttpRequest) -> str:
     return getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
 
 
+def check_limits(token: ApiToken, operation: Operation, request: HttpRequest) -> None:
+    """The token's limits (api.limits): its rate for this kind of call (every authenticated
+    call counts, refused ones too), and the body's size, before the body is read."""
+    limits.check_rate(token.pk, operation.rate_kind)
+    if request.method != "GET":
+        limits.check_body_size(request)
+
+
 def answer(operation: Operation, request: HttpRequest, **kwargs) -> HttpResponse:
     token = None
     try:
         token = authenticate(request)
         with translation.override(language_of(token, request)):
             check_scope(token, operation.scope)
+            check_limits(token, operation, request)
             checked = operation.checked_body or operation.body
             body = read_body(request, checked) if checked is not None else None
             result = operation.handler(Call(request, token, body), **kwargs)
@@ -206,6 +226,10 @@ def answer(operation: Operation, request: HttpRequest, **kwargs) -> HttpResponse
         with translation.override(language_of(token, request)):
             headers = {"WWW-Authenticate": 'Bearer realm="api"'} if problem.status == 401 else None
             return problem_response(problem.status, problem.detail, headers, **problem.extensions)
+    except limits.Refused as refused:
+        with translation.override(language_of(token, request)):
+            headers = {"Retry-After": str(refused.retry_after)} if refused.retry_after else None
+            return problem_response(refused.status, refused.detail, headers)
     if isinstance(result, HttpResponse):
         return result
     response = JsonResponse(result, status=operation.answer_status, safe=False,

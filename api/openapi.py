@@ -10,7 +10,8 @@ PROBLEM = {"application/problem+json": {"schema": schemas.ref("Problem")}}
 REFUSED = {400: "Malformed or illegal", 401: "No token, or a token that is not valid",
            403: "The token lacks the scope named, or this is not your game or seat", 404: "No such game",
            405: "Another method", 409: "Stale version (the current `version` is given) or the game's state refuses it",
-           429: "Too many requests: see Retry-After"}
+           413: "The request body is too large (api.limits)",
+           429: "Too many requests (the token's rate limits, or the pages' own): see Retry-After"}
 
 
 def document(server_url: str = "/api/v1") -> dict:
@@ -53,7 +54,10 @@ def _operation(op: Operation) -> dict:
     else:
         answer = {"description": "OK", "content": {"application/json": {"schema": op.answer or {"type": "object"}}}}
     responses = {str(op.answer_status): answer}
-    for status in sorted({*op.refusals, 401, 405}):
+    # Every call counts against one of the token's rate limits; a body's size is checked on
+    # every call that is not a GET (api.limits).
+    limited = {429} | ({413} if op.method != "GET" and not op.stream else set())
+    for status in sorted({*op.refusals, 401, 405, *limited}):
         responses[str(status)] = {"description": REFUSED[status], "content": PROBLEM}
         if status == 429:
             responses[str(status)]["headers"] = {"Retry-After": {"schema": {"type": "integer"},

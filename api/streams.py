@@ -29,6 +29,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from api import limits
 from api import selectors as api_selectors
 from api import tokens
 from api.http import Problem, bearer_secret, check_scope, problem_response
@@ -104,10 +105,16 @@ class _Stream(AsyncHttpConsumer):
 
     @in_live_threads
     def _arrive(self) -> HttpResponse | None:
-        """A stream counts as one of the user's sockets: the same limits (games.presence)."""
+        """A stream counts as one of the user's sockets: the same limits (games.presence); and as
+        one of its token's streams (api.limits)."""
+        if not limits.open_stream(self.token_id):
+            with translation.override(self.language):
+                return problem_response(429, _("This token has too many streams open: close one first."),
+                                        {"Retry-After": "60"})
         if presence.arrive(self.presence_game, self.user.pk):
             self.arrived = True
             return None
+        limits.close_stream(self.token_id)
         with translation.override(self.language):
             return problem_response(429, _("You have too many streams and game pages open: close one first."),
                                     {"Retry-After": "60"})
@@ -115,6 +122,7 @@ class _Stream(AsyncHttpConsumer):
     @in_live_threads
     def _leave(self) -> None:
         presence.leave(self.presence_game, self.user.pk)
+        limits.close_stream(self.token_id)
 
     async def started(self) -> None:
         """Send the first lines and join the groups."""

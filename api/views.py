@@ -3,7 +3,7 @@ declared with its scope, body and answer schemas (``api.http.operation``), from 
 the URLs and the OpenAPI document are made."""
 from __future__ import annotations
 
-from api import new_games, schemas
+from api import limits, new_games, schemas
 from api import selectors as api_selectors
 from api.http import Call, game_error_response, operation
 from api.models import Scope
@@ -25,7 +25,7 @@ def account(call: Call):
 
 @operation("POST", "/games", name="createGame", summary="Open a game", scope=Scope.PLAY,
            body=schemas.new_game_body(), answer_status=201, answer=schemas.ref("CreatedGame"),
-           refusals=(400, 401, 403, 409),
+           refusals=(400, 401, 403, 409), rate=limits.CREATE,
            description="You take the first seat and the AI the last `ai` seats; the game starts when every "
                        "seat is taken (at once when the others are all AI). Settings left out have the "
                        "new-game page's defaults.")

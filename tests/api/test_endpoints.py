@@ -81,7 +81,7 @@ def test_a_body_that_is_not_a_json_object_is_refused(api, raw):
 
 
 def test_a_body_far_too_large_is_refused(api):
-    problem(api.post("/games", raw=json.dumps({"game": "x" * 20_000})), 400)
+    problem(api.post("/games", raw=json.dumps({"game": "x" * 20_000})), 413)
 
 
 def test_a_game_as_its_player_sees_it_with_legal_moves_as_the_move_endpoint_takes_them(api):

@@ -207,3 +207,27 @@ def test_streams_count_among_the_users_sockets(make_user, monkeypatch):
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_token_holds_a_limited_number_of_streams(make_user, settings):
+    settings.API_STREAMS_PER_TOKEN = 1
+    user = make_user()
+    secret, other_secret = secret_of(user), secret_of(user)
+
+    async def scenario():
+        first = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await first.start())["status"] == 200
+        second = Reader(stream_request("/api/v1/stream/events", secret))
+        start = await second.start()
+        assert start["status"] == 429 and (b"Retry-After", b"60") in start["headers"]
+        assert b"too many streams open" in (await second.communicator.receive_output(timeout=5))["body"]
+        other = Reader(stream_request("/api/v1/stream/events", other_secret))
+        assert (await other.start())["status"] == 200  # the limit is the token's
+        await other.close()
+        await first.close()
+        third = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await third.start())["status"] == 200  # the first one's place was given back
+        await third.close()
+        await close_db_connections()
+
+    run_scenario(scenario)

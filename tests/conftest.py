@@ -264,6 +264,18 @@ def pytest_collection_modifyitems(config, items):
         if _shares_a_module_fixture(item):
             assert item.get_closest_marker("e2e") is None, f"{item.nodeid}: a browser test in an xdist group"
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+            if config.getvalue("loadgroup"):
+                _name_the_group(item, item.module.__name__)
+
+
+def _name_the_group(item, group: str) -> None:
+    """What pytest-xdist's worker does for an xdist_group mark: "@<group>" at the end of the
+    test's id, which is all its loadgroup scheduler reads. pytest-xdist 3.8 writes it to
+    ``item._nodeid``, which pytest 9.2 no longer reads (the id is ``item._id``), so without this
+    every test of a group went to any worker and each made the module's fixture again."""
+    node_id = getattr(item, "_id", None)
+    if node_id is not None and not item.nodeid.endswith(f"@{group}"):
+        item._id = type(node_id).parse(f"{item.nodeid}@{group}")
 
 
 def _shares_a_module_fixture(item) -> bool:

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def production_env(**overrides: str) -> dict:
     env = dict(os.environ)  # DATABASE_URL and REDIS_URL from the test run
+    # Set by the browser tests' fixture in this process (Playwright's loop): never production's.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="hexsite.example")
     env.update(overrides)
     return env

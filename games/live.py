@@ -78,6 +78,16 @@ def _status_viewers(live: "LiveView") -> tuple:
 STATUS = Region("game-status", "games/regions/status.html", SEAT, depends=_status_depends, statuses=ALL_STATUSES,
                 viewers=_status_viewers)
 WAITING_ROOM = Region("game-waiting", "games/regions/waiting.html", USER, statuses=(Game.Status.OPEN,))
+
+
+def _seat_holders(live: "LiveView") -> tuple:
+    game = live.game
+    return selectors.shared(game, "seat_holders", lambda: tuple(s.user_id for s in game.seats.all()))
+
+
+# Links to report the game's other players (moderation's): they change when a seat changes hands.
+REPORTS = Region("game-reports", "games/regions/reports.html", USER, depends=_seat_holders, turn_bound=False,
+                 statuses=ALL_STATUSES)
 PRESENCE = Region("game-presence", "games/_presence.html", PUBLIC, versioned=False, statuses=ALL_STATUSES)
 CHAT = Region("game-chat", "games/_chat.html", USER, versioned=False, statuses=ALL_STATUSES)
 
@@ -88,7 +98,7 @@ WHOLE_BOARD = Region("game-main", "games/regions/main.html", SEAT)
 
 def game_regions(game: Game) -> list[Region]:
     """The regions the platform pushes on a version announcement, in page order."""
-    return [STATUS, WAITING_ROOM, *(get_site(game.kind).regions or (WHOLE_BOARD,))]
+    return [STATUS, WAITING_ROOM, *(get_site(game.kind).regions or (WHOLE_BOARD,)), REPORTS]
 
 
 def region_by_id(game: Game, region_id: str) -> Region | None:
@@ -97,7 +107,7 @@ def region_by_id(game: Game, region_id: str) -> Region | None:
 
 def region_named(region_id: str) -> Region | None:
     """A region of any game (a board template drawn from a context alone, e.g. in a replay)."""
-    everyone = [STATUS, WAITING_ROOM, WHOLE_BOARD, PRESENCE, CHAT,
+    everyone = [STATUS, WAITING_ROOM, WHOLE_BOARD, REPORTS, PRESENCE, CHAT,
                 *(r for site in offered_sites_and_extras() for r in site.regions)]
     return next((r for r in everyone if r.id == region_id), None)
 

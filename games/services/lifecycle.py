@@ -243,8 +243,13 @@ def cancel_game(*, game_id: int, by_user) -> Game:
     with transaction.atomic():
         game = _hosted(game_id, by_user)
         game.status = Game.Status.CANCELLED
-        game.save(update_fields=["status"])
+        old_game = Game.objects.filter(pk=game.rematch_of_id).first() if game.rematch_of_id else None
+        # A cancelled rematch frees its finished game for another one, whose page offers it again.
+        game.rematch_of = None
+        game.save(update_fields=["status", "rematch_of"])
         transaction.on_commit(lambda: _announce(game))
+        if old_game is not None:
+            transaction.on_commit(lambda: _announce(old_game))
     return game
 
 

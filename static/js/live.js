@@ -93,7 +93,21 @@
       element.outerHTML = region.html;
     }
     shown[region.id] = {stamp: stamp || was.stamp, digest: region.digest};
-    return document.getElementById(region.id);
+    var morphed = document.getElementById(region.id);
+    checkedAsDrawn(morphed);
+    return morphed;
+  }
+
+  // A morph keeps a radio's or a checkbox's checked state when its checked attribute did not
+  // change, though the player's earlier click had moved it: the new drawing's choice is the
+  // page's, as a reload shows it, but in a form the player has started filling.
+  function checkedAsDrawn(element) {
+    if (!element) return;
+    element.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (input) {
+      var form = input.closest("form");
+      if (form && form.dataset.dirty) return;
+      input.checked = input.hasAttribute("checked");
+    });
   }
 
   function applyFrame(frame) {
@@ -167,6 +181,7 @@
       script.src = parsed.src;
       parsed.replaceWith(script);
     });
+    checkedAsDrawn(main);
     root = document.getElementById("live-game");
     shown = {};
     loadedStamp = pageStamp();

@@ -131,3 +131,36 @@ def test_a_game_called_off_before_its_start_says_so_and_draws_no_board(client, m
         assert _layout_of(page, "live-game") == _layout_of(page, "game-status") == "cancelled.1.1"
         assert "The host called this game off before it started." in page
         assert 'id="hl-head"' not in page and 'id="hx-play"' not in page  # no board of a game never played
+
+
+def test_the_report_links_follow_the_seats_as_a_region_of_their_own(make_user):
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    room = services.create_game(kind="hexland", config={"players": 3, "layout": "fixed"}, created_by=ana,
+                                turn_seconds=120)
+    game = selectors.game_for_viewer(room.pk, ana)
+    before = live.LiveView(game, ana)
+    assert "Report" not in live.draw(before, live.REPORTS).html  # nobody else to report yet
+    sent = live.current_keys(before)
+
+    services.join_game(game_id=room.pk, user=bo)
+    after = live.LiveView(selectors.game_for_viewer(room.pk, ana), ana)
+    pushed = {drawn.id: drawn.html for drawn in live.changed_regions(after, sent).regions}
+    assert "game-reports" in pushed and "bo" in pushed["game-reports"]  # pushed to the open page
+    assert "ana" not in pushed["game-reports"].replace('id="game-reports"', "")  # never oneself
+
+
+def test_a_cancelled_rematch_is_no_longer_offered_and_another_may_be_asked(client, make_user):
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    game = hexland_room(ana, bo, cy)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, deadline_at=None,
+                                           result={"winner": 0, "scores": [10, 5, 4], "ranks": [1, 2, 3]})
+    first = services.rematch(game_id=game.pk, user=ana)
+    client.force_login(bo)
+    assert "Join the rematch" in client.get(reverse("game_detail", args=[game.pk])).content.decode()
+
+    services.cancel_game(game_id=first.pk, by_user=ana)
+    old = selectors.game_for_viewer(game.pk, bo)
+    status = live.draw(live.LiveView(old, bo), live.STATUS).html
+    assert "Join the rematch" not in status and "Rematch with the same seats" in status
+    second = services.rematch(game_id=game.pk, user=bo)
+    assert second.pk != first.pk and second.status == Game.Status.OPEN and Game.objects.get(rematch_of=game) == second

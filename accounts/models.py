@@ -26,6 +26,9 @@ class User(AbstractUser):
     # the browser's language is used for pages and English for e-mails.
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default="",
                                 db_default="")  # rows written by code that predates the field
+    # A bot account (accounts/bots.py): plays only through the API, shown with a BOT badge.
+    # Set once, by its owner, before any game; never unset.
+    is_bot = models.BooleanField(_("bot account"), default=False, db_default=False)
 
     @property
     def public_name(self) -> str:

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from api import limits, tokens
-from api.models import ApiToken
+from api.models import ApiToken, Scope
 from games import move_input
 from games.errors import GameError, RateLimited, StaleVersion
 
@@ -134,6 +134,9 @@ def authenticate(request: HttpRequest) -> ApiToken:
 
 
 def check_scope(token: ApiToken, scope: str | None) -> None:
+    # A bot account plays with the bot scope (as Lichess's Bot API); play is a person's client.
+    if scope == Scope.PLAY and token.owner.is_bot:
+        scope = Scope.BOT
     if scope is not None and not token.has_scope(scope):
         raise Problem(403, _("This token lacks the scope %(scope)s.") % {"scope": scope}, scope=scope)
 

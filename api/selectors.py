@@ -18,7 +18,7 @@ def account(user) -> dict:
     ratings = {rating.kind: {"rating": round(rating.ordinal, 2), "mu": round(rating.mu, 4),
                              "sigma": round(rating.sigma, 4), "games": rating.games}
                for rating in Rating.objects.filter(user=user).order_by("kind")}
-    return {"username": user.username, "bot": False, "language": user.language or "", "ratings": ratings}
+    return {"username": user.username, "bot": user.is_bot, "language": user.language or "", "ratings": ratings}
 
 
 def game_for(game_id: int, user) -> Game:

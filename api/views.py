@@ -3,6 +3,7 @@ declared with its scope, body and answer schemas (``api.http.operation``), from 
 the URLs and the OpenAPI document are made."""
 from __future__ import annotations
 
+from accounts import bots
 from api import limits, new_games, schemas
 from api import selectors as api_selectors
 from api.http import Call, game_error_response, operation
@@ -20,6 +21,19 @@ GAME_REFUSALS = (400, 401, 403, 404, 409, 429)
 @operation("GET", "/account", name="account", summary="Your account", scope=Scope.READ,
            answer=schemas.ref("Account"), refusals=(401, 403))
 def account(call: Call):
+    return api_selectors.account(call.user)
+
+
+@operation("POST", "/bot/account/upgrade", name="upgradeToBot", summary="Make your account a bot account (for good)",
+           scope=Scope.BOT, answer=schemas.ref("Account"), refusals=(401, 403, 409),
+           description="Only an account that has never taken a seat may become a bot; it cannot be undone. "
+                       "A bot plays through the API only (its play tokens need the `bot` scope), and carries a "
+                       "BOT badge on the pages. Asked again, the answer is the same.")
+def upgrade_to_bot(call: Call):
+    try:
+        bots.make_bot(call.user)
+    except GameError as error:
+        return game_error_response(error)
     return api_selectors.account(call.user)
 
 

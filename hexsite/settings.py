@@ -161,6 +161,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",  # a signed-in player's saved language wins
+    "accounts.bots.BotPlaysThroughTheApiMiddleware",  # a bot account plays through the API only
     # A body or query declared in a charset other than UTF-8: a 400 before anything reads it
     # (hexsite/charsets.py); last, so it answers in the viewer's language.
     "hexsite.charsets.DeclaredCharsetMiddleware",

@@ -1,0 +1,15 @@
+"""The BOT badge after a player's name: ``{{ user.public_name }}{{ user|bot_badge }}``."""
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import pgettext
+
+register = template.Library()
+
+
+@register.filter
+def bot_badge(user) -> str:
+    if not getattr(user, "is_bot", False):
+        return ""
+    return format_html(' <span class="badge bot-badge" title="{}">{}</span>',
+                       pgettext("badge title", "A bot: a program playing through the API"),
+                       pgettext("badge after a bot account's name", "BOT"))

@@ -19,19 +19,22 @@ decides every draw a test makes: hypothesis (as ``--hypothesis-seed``), and per 
 from the seed and the test's id, Python's ``random``, the secret seeds of the games the test
 creates and the site's bots' platform draws (tests/conftest.py, ``_seeded_draws``). A failing
 test's report names the seed; ``HEXSITE_TEST_SEED=<seed> make test PYTEST_ARGS=<the test>``
-draws the same again, whichever worker runs it. Hypothesis keeps no example database (no
-``.hypothesis/`` in the tree): the seed is what reproduces a failure.
+draws the same again, whichever worker runs it. Hypothesis keeps no example database (the
+seed is what reproduces a failure), and what else it stores (its cache of the constants in the
+code) goes to ``var/hypothesis/``, not ``.hypothesis/`` in the tree.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import secrets
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 SEED_VARIABLE = "HEXSITE_TEST_SEED"
+VAR = Path(os.environ.get("HEXSITE_VAR_DIR") or Path(__file__).resolve().parent.parent / "var")
 REDIS_DATABASES = 16  # redis-server's default `databases`
 
 
@@ -64,6 +67,7 @@ def test_seed(nodeid: str) -> int:
 def pytest_load_initial_conftests(early_config, parser, args):
     # The controller draws the run's seed; its workers inherit the environment.
     os.environ.setdefault(SEED_VARIABLE, str(secrets.randbits(32)))
+    os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(VAR / "hypothesis"))
     if not any(arg.startswith("--hypothesis-seed") for arg in args):
         args.append(f"--hypothesis-seed={session_seed()}")
     worker = worker_id()

@@ -18,7 +18,8 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 def catalogue_files() -> list[Path]:
     """Ours (locale/<code>/…) and our translations of other packages' strings
-    (locale/overrides/<code>/…: allauth's German in "du", docs/i18n.md)."""
+    (locale/overrides/<code>/…: allauth's German in "du", allauth's and Django's Spanish in "tú";
+    docs/i18n.md)."""
     return sorted(LOCALE.glob("*/LC_MESSAGES/*.po")) + sorted(LOCALE.glob("overrides/*/LC_MESSAGES/*.po"))
 
 

@@ -361,8 +361,9 @@ LANGUAGES = [
     ("de", "Deutsch"),
     ("es", "Español"),
 ]
-# locale/overrides: our translations of other packages' strings (allauth's German in "du"),
-# after ours and before the apps' own catalogues (docs/i18n.md, "Other packages' words").
+# locale/overrides: our translations of other packages' strings (allauth's German in "du",
+# allauth's and Django's Spanish in "tú"), after ours and before the apps' own catalogues
+# (docs/i18n.md, "Other packages' words").
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "overrides"]
 # A moment with a 24-hour time and its zone, in each language (hexsite/formats/).
 FORMAT_MODULE_PATH = ["hexsite.formats"]

@@ -68,49 +68,73 @@ EMAILS = sorted(path.name for path in (ALLAUTH / "templates" / "account" / "emai
 MESSAGES = sorted(path.name for path in (ALLAUTH / "templates" / "account" / "messages").glob("*.txt"))
 
 
-@pytest.mark.django_db
-def test_every_account_email_and_message_is_written_in_du(make_user):
-    user = make_user("greta", language="de")
-    values = {"user": user, "current_site": SimpleNamespace(name="hexsite", domain="hexsite.example"),
-              "activate_url": "https://hexsite.example/a", "password_reset_url": "https://hexsite.example/r",
-              "signup_url": "https://hexsite.example/s", "username": "greta", "email": "greta@example.com",
-              "deleted_email": "old@example.com", "from_email": "old@example.com", "to_email": "new@example.com",
-              "ip": "192.0.2.1", "user_agent": "Firefox", "timestamp": "6.12.2026", "phone": "+49 30 1234567",
-              "email_address": SimpleNamespace(email="greta@example.com"), "provider": "Example"}
-    found = {}
-    with translation.override("de"):
+def email_values(user) -> dict:
+    """Every value an allauth e-mail or message template may use (the German and Spanish tests)."""
+    return {"user": user, "current_site": SimpleNamespace(name="hexsite", domain="hexsite.example"),
+            "activate_url": "https://hexsite.example/a", "password_reset_url": "https://hexsite.example/r",
+            "signup_url": "https://hexsite.example/s", "username": user.username, "email": "greta@example.com",
+            "deleted_email": "old@example.com", "from_email": "old@example.com", "to_email": "new@example.com",
+            "ip": "192.0.2.1", "user_agent": "Firefox", "timestamp": "6.12.2026", "phone": "+49 30 1234567",
+            "email_address": SimpleNamespace(email="greta@example.com"), "provider": "Example"}
+
+
+def rendered_emails_and_messages(user, language: str):
+    """(name, text) of each allauth e-mail and message, with a link and with a code to type."""
+    with translation.override(language):
         for folder, names in (("email", EMAILS), ("messages", MESSAGES)):
             for name in names:
-                for code in ("", "123456"):  # a link, or a code to type
-                    text = render_to_string(f"account/{folder}/{name}", {**values, "code": code})
-                    if SIE.search(text):
-                        found[f"{folder}/{name}"] = text.strip()
+                for code in ("", "123456"):
+                    yield f"{folder}/{name}", render_to_string(f"account/{folder}/{name}",
+                                                               {**email_values(user), "code": code})
+
+
+@pytest.mark.django_db
+def test_every_account_email_and_message_is_written_in_du(make_user):
+    found = {name: text.strip() for name, text in rendered_emails_and_messages(make_user("greta", language="de"), "de")
+             if SIE.search(text)}
     assert not found, found
+
+
+SIGNED_IN_PAGES = ["account_email", "account_change_password", "account_logout", "account_reauthenticate"]
+
+
+def anonymous_pages() -> dict[str, str]:
+    names = ["account_signup", "account_login", "account_reset_password", "account_reset_password_done",
+             "account_email_verification_sent", "account_inactive", "account_reset_password_from_key_done"]
+    pages = {name: reverse(name) for name in names}
+    pages["a password reset link that no longer works"] = reverse("account_reset_password_from_key",
+                                                                  kwargs={"uidb36": "1", "key": "no-such-key"})
+    pages["an e-mail confirmation link that no longer works"] = reverse("account_confirm_email", args=["no-such-key"])
+    return pages
+
+
+def read_account_pages(client, user, language: str):
+    """(name, what a reader sees) of each account page, anonymously and then signed in as ``user``,
+    and of the forms' refusals (their errors are allauth's and Django's words too)."""
+    def read(name, url, data=None):
+        if data is None:
+            answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language, follow=True)
+        else:
+            answer = client.post(url, data, HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 200, (name, answer.status_code)
+        html = answer.content.decode()
+        assert f'<html lang="{language}"' in html, name
+        return name, " ".join(text_of(html).split())
+
+    for name, url in anonymous_pages().items():
+        yield read(name, url)
+    yield read("a sign-up refused", reverse("account_signup"),
+               {"username": "no one", "email": "no-address", "password1": "12345678", "password2": "87654321"})
+    yield read("a log-in refused", reverse("account_login"), {"login": user.username, "password": "not-this-one"})
+    client.force_login(user)
+    for name in SIGNED_IN_PAGES:
+        yield read(name, reverse(name))
+    yield read("a password change refused", reverse("account_change_password"),
+               {"oldpassword": "not-this-one", "password1": "12345678", "password2": "12345678"})
 
 
 @pytest.mark.django_db
 def test_the_account_pages_are_written_in_du(client, make_user):
-    anonymous = ["account_signup", "account_login", "account_reset_password", "account_reset_password_done",
-                 "account_email_verification_sent", "account_inactive", "account_reset_password_from_key_done"]
-    signed_in = ["account_email", "account_change_password", "account_logout", "account_reauthenticate"]
-    pages = {name: reverse(name) for name in anonymous}
-    pages["a password reset link that no longer works"] = reverse("account_reset_password_from_key",
-                                                                  kwargs={"uidb36": "1", "key": "no-such-key"})
-    pages["an e-mail confirmation link that no longer works"] = reverse("account_confirm_email", args=["no-such-key"])
-    found = {}
-
-    def read(name, url):
-        answer = client.get(url, HTTP_ACCEPT_LANGUAGE="de", follow=True)
-        assert answer.status_code == 200, (name, answer.status_code)
-        html = answer.content.decode()
-        assert '<html lang="de"' in html, name
-        text = text_of(html)
-        if SIE.search(text):
-            found[name] = " ".join(text.split())[:400]
-
-    for name, url in pages.items():
-        read(name, url)
-    client.force_login(make_user("greta", language="de"))
-    for name in signed_in:
-        read(name, reverse(name))
+    found = {name: text[:400] for name, text in read_account_pages(client, make_user("greta", language="de"), "de")
+             if SIE.search(text)}
     assert not found, found

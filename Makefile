@@ -67,8 +67,10 @@ TEST_WORKERS ?= $(if $(PYTEST_ARGS),0,4)
 # loadgroup: a module sharing a module-scoped fixture runs on one worker, the largest groups
 # first (tests/conftest.py); every other test goes to the next free worker.
 xdist = $(if $(filter-out 0,$(1)),-n $(1) --dist loadgroup)
-# The quick loop: engines, services, web, platform, i18n; no browser, no site processes.
-FAST_TESTS := -m "not e2e and not processes"
+# The quick loop: engines, services and web, none marked slow (10 s or more here); no browser,
+# no platform checks, no site processes. It keeps its test database between runs (--reuse-db:
+# migrate then only applies what is new), so only the first run migrates.
+FAST_TESTS := tests/engines tests/services tests/web -m "not e2e and not processes and not slow" --reuse-db
 FAST_WORKERS ?= 3
 
 # pytest exits 5 when it collects no tests: that is a failure here too, never hidden.

@@ -35,6 +35,7 @@ def drawn_own_part(game: Game, user) -> tuple[tuple, str]:
     return view.key(region), FORM_VERSION.sub(r'\1"…"', html)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(chance=st.randoms(use_true_random=False))
 def test_the_own_region_s_key_changes_whenever_its_drawing_does(make_user, chance):

@@ -71,6 +71,7 @@ def test_a_submission_sends_the_others_only_who_has_moved(make_user):
     assert all(consumers.catch_up(game.pk, user, pages[user.username]) == [] for user in (ana, bo, cy, dee))
 
 
+@pytest.mark.slow
 def test_at_a_large_table_who_has_moved_is_counted_past_a_dozen_names(make_user):
     """Every viewer gets the progress after every submission: names while a list is short,
     a count past a dozen, so that a round does not cost the square of the seats in bytes."""
@@ -110,6 +111,7 @@ def test_a_socket_sends_its_page_only_what_changed_since_the_answer_to_the_pages
     assert "2 of 3 have moved" in sent["hx-progress"]
 
 
+@pytest.mark.slow
 def test_at_a_large_table_a_close_pushes_the_first_standings_and_each_seat_its_rank(make_user):
     """A round's close pushes the standings to every socket: their first rows only past ten
     players, the whole table when the viewer opens it, and each seat's own board its rank."""
@@ -196,6 +198,7 @@ def test_at_a_round_close_the_seats_without_a_notice_share_one_status_bar(make_u
     assert "p4 is away" in status["watcher"] and "Your move" not in status["watcher"] and "data-seated" not in status["watcher"]
 
 
+@pytest.mark.slow
 def test_no_frame_of_a_hundred_seat_round_close_is_over_64_kib(make_user):
     users = [make_user(f"p{i:03}") for i in range(100)]
     game = hextension_game(users, tiles_per_round=3)
@@ -382,6 +385,7 @@ def post_every_pushed_form(game: Game, user) -> int:
     return len(parser.forms)
 
 
+@pytest.mark.slow
 def test_every_form_of_every_pushed_region_posts_without_a_csrf_failure(make_user, settings):
     settings.GAME_MOVE_RATE_LIMIT = (10000, 10)
     ana, bo = make_user("ana"), make_user("bo")

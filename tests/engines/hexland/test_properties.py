@@ -127,6 +127,7 @@ def replay(config, seed, history):
     return s
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games(chunk):
     for seed in range(chunk, GAMES, CHUNKS):

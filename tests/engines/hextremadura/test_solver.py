@@ -56,6 +56,7 @@ def test_a_found_15_is_a_legal_game_that_replays_to_15_and_is_proved(seed):
     assert par.to_json()["moves"] == par.moves
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.sampled_from(QUICK_SEEDS), back=st.integers(1, 3), picks=st.lists(st.integers(0, 10**6), max_size=2),
        data=st.data())

@@ -58,7 +58,11 @@ def session_seed() -> int:
 
 
 def test_seed(nodeid: str) -> int:
-    """This test's seed: the same for the same run seed, whatever ran before it and where."""
+    """This test's seed: the same for the same run seed, whatever ran before it and where (an
+    xdist group's "@<group>" at the end of the id is left out, as a run without -n has none)."""
+    at = nodeid.rfind("@")
+    if at > nodeid.rfind("]"):
+        nodeid = nodeid[:at]
     digest = hashlib.sha256(f"{session_seed()}:{nodeid}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as a game's seed
 

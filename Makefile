@@ -61,7 +61,7 @@ messages: install
 
 # The whole suite runs in TEST_WORKERS processes (pytest-xdist; each has its own test database
 # and Redis database, tests/workers.py). Browser tests mostly wait, so more workers than cores
-# pay (README, "Tests"). With PYTEST_ARGS (a few tests) one process, unless
+# pay (docs/performance-log.md, "The test suite in parallel"). With PYTEST_ARGS (a few tests) one process, unless
 # TEST_WORKERS is given: `make test PYTEST_ARGS=tests/web TEST_WORKERS=2`.
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),0,4)
 # loadgroup: a module sharing a module-scoped fixture runs on one worker, the largest groups

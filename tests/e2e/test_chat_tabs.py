@@ -20,13 +20,14 @@ def test_a_half_typed_message_survives_the_same_players_message_from_another_tab
                                 created_by=ana, players=[ana, bo], join=False, turn_seconds=3600, seed=1)
     services.start_game(game_id=game.pk)
     context = browser.new_context("desktop")
-    context.add_init_script("document.addEventListener('hexsite:live-open', () => { window.liveOpens = 1 })")
+    # Init scripts are not subject to the site's CSP; a wait_for_function predicate would be (unsafe-eval).
+    context.add_init_script("document.addEventListener('hexsite:live-open', () => { document.documentElement.dataset.liveOpen = '1' })")
     log_in(context, asgi_live_server, ana)
     typing, sending = context.new_page(), context.new_page()
     for page in (typing, sending):
         page.set_default_timeout(15_000)
         page.goto(f"{asgi_live_server}/games/{game.pk}/")
-        page.wait_for_function("window.liveOpens >= 1")
+        page.locator("html[data-live-open]").wait_for(state="attached")
 
     typing.get_by_label("Message").fill("half a thought")
     typing.get_by_role("heading", name="Chat").click()  # the player looks elsewhere: the field is not focused

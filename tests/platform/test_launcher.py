@@ -31,7 +31,10 @@ HOLD = textwrap.dedent("""
     import json, os, sys, time
     from pathlib import Path
     out, stop = Path(sys.argv[1]), Path(sys.argv[2])
-    out.write_text(json.dumps({k: os.environ.get(k) for k in ("DATABASE_URL", "DATABASE_OWNER_URL", "REDIS_URL")}))
+    # Written whole, then renamed: the test, waiting for the file, never reads it half written.
+    part = out.with_suffix(".part")
+    part.write_text(json.dumps({k: os.environ.get(k) for k in ("DATABASE_URL", "DATABASE_OWNER_URL", "REDIS_URL")}))
+    part.replace(out)
     deadline = time.monotonic() + 120
     while not stop.exists() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.leagues import services as leagues
-from games.leagues.models import League
+from games.leagues.models import League, LeagueEntry
 from games.models import Game
 from tests.support.concurrency import run_together
 
@@ -57,6 +57,8 @@ def test_every_league_write_locks_league_then_games_then_seats(make_user):
     league, orga, people = running_league(make_user)
     game = league.games.order_by("pk").first()
     replacement = make_user()
+    # A replacement is someone who asked to join (here one the organiser declined): rows of their own.
+    LeagueEntry.objects.create(league=league, user=replacement, status=LeagueEntry.Status.DECLINED)
     steps = [
         lambda: leagues.extend_deadline(game_id=game.pk, by_user=orga, hours=5),
         lambda: leagues.set_paused(league_id=league.pk, by_user=orga, paused=True),

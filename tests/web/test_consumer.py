@@ -245,6 +245,13 @@ def test_a_user_holds_a_bounded_number_of_sockets_over_all_games(make_user, monk
     async def scenario():
         first, second = (communicator_for(game, ana, stamp=live.stamp_of(game)) for game in games[:2])
         assert (await first.connect())[0] and (await second.connect())[0]
+        # A socket is counted just after its handshake: the third must come after both counts.
+        from django.core.cache import cache
+        for _ in range(100):
+            if await sync_to_async(cache.get)(presence._user_key(ana.pk)) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert await sync_to_async(cache.get)(presence._user_key(ana.pk)) == 2
         third = communicator_for(games[2], ana, stamp=live.stamp_of(games[2]))
         await third.connect()
         assert await third.receive_output(timeout=5) == {"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS}

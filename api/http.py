@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Callable
@@ -95,6 +96,8 @@ class Operation:
     # Which of the token's rate limits the call counts against (api.limits); None: a read for a
     # GET, a move (an action) for any other method.
     rate: str | None = None
+    # The answer's media type, when it is not JSON (a CSV export): the handler answers it itself.
+    media_type: str = "application/json"
 
     @property
     def rate_kind(self) -> str:
@@ -107,10 +110,10 @@ OPERATIONS: list[Operation] = []
 def operation(method: str, path: str, *, name: str, summary: str, scope: str | None, body: dict | None = None,
               answer_status: int = 200, answer: dict | None = None, refusals: tuple[int, ...] = (),
               stream: bool = False, description: str = "", parameters: list[dict] | None = None,
-              checked_body: dict | None = None, rate: str | None = None):
+              checked_body: dict | None = None, rate: str | None = None, media_type: str = "application/json"):
     def register(handler):
         OPERATIONS.append(Operation(method, path, name, summary, scope, handler, body, answer_status, answer, refusals,
-                                    stream, description, parameters or [], checked_body, rate))
+                                    stream, description, parameters or [], checked_body, rate, media_type))
         return handler
     return register
 
@@ -242,7 +245,9 @@ def answer(operation: Operation, request: HttpRequest, **kwargs) -> HttpResponse
 
 
 def _django_path(path: str) -> str:
-    return path.strip("/").replace("{id}", "<int:id>")
+    """/leagues/{id}/entries/{entry}/approve -> leagues/<int:id>/entries/<int:entry>/approve: every
+    path parameter is a whole number."""
+    return re.sub(r"\{(\w+)\}", r"<int:\1>", path.strip("/"))
 
 
 def urlpatterns_for(operations: list[Operation], extra: dict[str, Callable] | None = None) -> list:

@@ -8,8 +8,9 @@ from api.models import Scope
 
 PROBLEM = {"application/problem+json": {"schema": schemas.ref("Problem")}}
 REFUSED = {400: "Malformed or illegal", 401: "No token, or a token that is not valid",
-           403: "The token lacks the scope named, or this is not your game or seat", 404: "No such game",
-           405: "Another method", 409: "Stale version (the current `version` is given) or the game's state refuses it",
+           403: "The token lacks the scope named, or this is not your game or seat, or not your league to organise",
+           404: "No such game, league, season or entry (a private league is not found by those outside it)",
+           405: "Another method", 409: "Stale version (the current `version` is given), or the game's or league's state refuses it",
            413: "The request body is too large (api.limits)",
            429: "Too many requests (the token's rate limits, or the pages' own): see Retry-After"}
 
@@ -52,7 +53,7 @@ def _operation(op: Operation) -> dict:
         answer = {"description": "NDJSON: one JSON object a line, and blank lines to keep the connection alive",
                   "content": {"application/x-ndjson": {"schema": {"type": "object"}}}}
     else:
-        answer = {"description": "OK", "content": {"application/json": {"schema": op.answer or {"type": "object"}}}}
+        answer = {"description": "OK", "content": {op.media_type: {"schema": op.answer or {"type": "object"}}}}
     responses = {str(op.answer_status): answer}
     # Every call counts against one of the token's rate limits; a body's size is checked on
     # every call that is not a GET (api.limits).

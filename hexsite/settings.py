@@ -308,6 +308,11 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# The test suite makes thousands of users and signs many of them in: a hash that is slow on
+# purpose was most of its CPU. Set by tests/workers.py (inherited by the site processes the tests
+# start); never in a deployment.
+if env_bool("HEXSITE_TEST_FAST_PASSWORD_HASHING", False):
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -72,6 +72,9 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # The controller draws the run's seed; its workers inherit the environment.
     os.environ.setdefault(SEED_VARIABLE, str(secrets.randbits(32)))
     os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(VAR / "hypothesis"))
+    # Users are made by the thousand: a cheap password hash (hexsite/settings.py), here and in
+    # the site processes tests start.
+    os.environ["HEXSITE_TEST_FAST_PASSWORD_HASHING"] = "1"
     if not any(arg.startswith("--hypothesis-seed") for arg in args):
         args.append(f"--hypothesis-seed={session_seed()}")
     worker = worker_id()

@@ -89,6 +89,90 @@ def components() -> dict:
                  "additionalProperties": False},
         "Left": {"type": "object", "properties": {"left": {"const": True}}, "required": ["left"],
                  "additionalProperties": False},
+        **league_components(),
+    }
+
+
+def _closed(properties: dict, description: str = "") -> dict:
+    """An answer object with exactly these fields, every one always present."""
+    found = {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+    return {"description": description, **found} if description else found
+
+
+def league_components() -> dict:
+    """The shapes of the league endpoints (api/leagues.py)."""
+    from games.leagues.models import League, LeagueEntry
+
+    when = {"type": "string", "format": "date-time"}
+    maybe_when = {"type": ["string", "null"], "format": "date-time"}
+    number = {"type": "number"}
+    count = {"type": "integer", "minimum": 0}
+    statuses = {"type": "string", "enum": list(League.Status.values),
+                "description": "enrolling (taking entries), running, paused or finished"}
+    summary = {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "organiser": {"type": "string"},
+        "status": statuses, "entry": {"type": "string", "enum": list(League.Entry.values)},
+        "private": {"type": "boolean", "description": "entry by invitation only: read by those in it"},
+        "starts_at": when, "url": {"type": "string", "description": "the league's page"},
+    }
+    return {
+        "LeagueSummary": _closed(summary),
+        "LeaguePage": _closed({
+            "leagues": {"type": "array", "items": ref("LeagueSummary")},
+            "page": {"type": "integer", "minimum": 1}, "pages": {"type": "integer", "minimum": 1},
+            "count": count, "next_page": {"type": ["integer", "null"], "description": "null: the last page"},
+        }, "The leagues you may read, newest start first, 25 a page."),
+        "League": _closed({
+            **summary,
+            "description": {"type": "string"},
+            "settings": _closed({name: {key: value for key, value in league_body()["properties"][name].items()
+                                        if key != "default"} for name in league_settings_names()},
+                                "The new-league form's settings (POST /leagues takes them)."),
+            "you": _closed({"organiser": {"type": "boolean", "description": "you may run it (organise scope)"},
+                            "entry": {"type": ["string", "null"], "enum": [*LeagueEntry.Status.values, None],
+                                      "description": "your entry's status; null: none"}}),
+            "seasons": {"type": "array", "items": ref("SeasonSummary"),
+                        "description": "a league runs one season, number 1"},
+            "announcements": {"type": "array", "items": ref("Announcement"), "description": "the last 10, newest first"},
+        }),
+        "SeasonSummary": _closed({"number": {"type": "integer", "minimum": 1}, "status": statuses,
+                                  "started_at": maybe_when}),
+        "Season": _closed({
+            "league": {"type": "integer"}, "number": {"type": "integer", "minimum": 1}, "status": statuses,
+            "started_at": {**maybe_when, "description": "when its first game opened; null: not started"},
+            "games": {"type": "array", "items": ref("SeasonGame")},
+            "standings": ref("Standings"),
+        }),
+        "SeasonGame": _closed({
+            "id": {"type": "integer"}, "number": {"type": "integer", "description": "the game's number in the season"},
+            "title": {"type": "string"}, "status": {"type": "string", "enum": ["open", "active", "finished"]},
+            "paused": {"type": "boolean"}, "deadline_at": {**maybe_when, "description": "the running round's"},
+            "url": {"type": "string", "description": "the game's page; GET /games/{id} reads it"},
+        }),
+        "Standings": _closed({
+            "games": {"type": "array", "items": {"type": "integer"},
+                      "description": "the numbers of the finished games, the columns of `scores`"},
+            "rows": {"type": "array", "items": ref("StandingRow")},
+        }, "As the league page's table: match points (1 a player outscored, ½ a tie), then total score, then "
+           "best game; seats the AI played have rows of their own."),
+        "StandingRow": _closed({
+            "rank": {"type": "integer", "minimum": 1}, "name": {"type": "string"},
+            "username": {"type": ["string", "null"], "description": "null: a seat the AI played"},
+            "ai": {"type": "boolean"},
+            "scores": {"type": "array", "items": {"type": ["integer", "null"]},
+                       "description": "by the finished games' numbers; null: did not play it"},
+            "match_points": number, "percentage": number, "total_score": {"type": "integer"},
+            "best_game": {"type": "integer"}, "nmrs": count, "times_out": count,
+        }),
+        "Entries": _closed({"entries": {"type": "array", "items": ref("Entry")}},
+                           "The organiser sees every entry; anyone else the players and their own entry."),
+        "Entry": _closed({"id": {"type": "integer"}, "player": {"type": "string"}, "bot": {"type": "boolean"},
+                          "status": {"type": "string", "enum": list(LeagueEntry.Status.values)},
+                          "created_at": when}),
+        "Announcement": _closed({"id": {"type": "integer"}, "author": {"type": "string"}, "text": {"type": "string"},
+                                 "created_at": when}),
+        "Handover": _closed({"seats": {**count, "description": "seats handed over in unfinished games"}}),
+        "Extended": _closed({"game": {"type": "integer"}, "deadline_at": when}),
     }
 
 
@@ -153,3 +237,114 @@ def join_body() -> dict:
 def move_body_checked() -> dict:
     """The move body as the edge checks it: the move's own shape is its game's (games.move_input)."""
     return {**move_body(), "properties": {"version": VERSION, "move": {"type": "object"}}}
+
+
+# The new-league form's fields that are not its settings (the rest are: ``League.settings``).
+LEAGUE_FIELDS_NOT_SETTINGS = ("name", "description", "entry", "starts_at")
+LEAGUE_DEFAULTS_REQUIRED = ("name", "starts_at")
+
+
+def _league_field_schema(field) -> dict:
+    """A JSON Schema for one of the new-league form's fields, with the page's default."""
+    from django import forms
+
+    from api.new_games import field_schema
+
+    if isinstance(field, forms.BooleanField):
+        schema = {"type": "boolean"}
+    elif isinstance(field, forms.DateTimeField):
+        schema = {"type": "string", "format": "date-time", "maxLength": 40,
+                  "description": "ISO 8601, with its offset (without one: UTC)"}
+    elif isinstance(field, forms.CharField) and field.max_length is None:
+        schema = {"type": "string"}
+    else:
+        schema = field_schema(field)
+    if isinstance(field, forms.CharField) and field.required:
+        schema = {**schema, "minLength": 1}
+    initial = field.initial() if callable(field.initial) else field.initial
+    return {**schema, "default": initial} if initial not in (None, "") else schema
+
+
+def league_settings_names() -> list[str]:
+    from games.leagues.forms import LeagueForm
+
+    return [name for name in LeagueForm.base_fields if name not in LEAGUE_FIELDS_NOT_SETTINGS]
+
+
+@cache
+def league_body() -> dict:
+    """A new league: the new-league page's form (games/leagues/forms.py), by its fields' names,
+    each with the page's default but the name and the start."""
+    from games.leagues.forms import LeagueForm
+
+    return {"type": "object",
+            "properties": {name: _league_field_schema(field) for name, field in LeagueForm.base_fields.items()},
+            "required": list(LEAGUE_DEFAULTS_REQUIRED), "additionalProperties": False}
+
+
+@cache
+def extend_body() -> dict:
+    return {"type": "object", "properties": {"game": {"type": "integer", "minimum": 1, "maximum": MAX_SAFE_INT},
+                                             "hours": {"type": "integer", "minimum": 1, "maximum": 14 * 24}},
+            "required": ["game", "hours"], "additionalProperties": False}
+
+
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"\S", "description": "a username"}
+
+
+@cache
+def replace_body() -> dict:
+    return {"type": "object", "properties": {"player": USERNAME, "replacement": USERNAME},
+            "required": ["player", "replacement"], "additionalProperties": False}
+
+
+@cache
+def remove_body() -> dict:
+    return {"type": "object", "properties": {"player": USERNAME}, "required": ["player"],
+            "additionalProperties": False}
+
+
+@cache
+def announcement_body() -> dict:
+    return {"type": "object", "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 4000}},
+            "required": ["text"], "additionalProperties": False}
+
+
+def invitation_components() -> dict:
+    """An invitation addressed to the token's user (api/invitations.py, games/services/invitations.py)."""
+    target_game = {"type": "object", "properties": {"id": {"type": "integer"}, "game": {"type": "string"},
+                                                    "version": VERSION, "title": {"type": "string"}},
+                   "required": ["id", "game", "version", "title"], "additionalProperties": False}
+    target_league = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                                      "game": {"type": "string", "description": "the game its seasons play"}},
+                     "required": ["id", "name", "game"], "additionalProperties": False}
+    status = {"type": "string", "enum": ["pending", "accepted", "declined", "cancelled", "expired"]}
+    return {
+        "Invitation": {
+            "type": "object", "description": "To a game (`game`) or to a league (`league`), never both.",
+            "properties": {"id": {"type": "integer"}, "status": status, "game": target_game, "league": target_league,
+                           "from": {"type": "string", "description": "the inviter's username"},
+                           "from_bot": {"type": "boolean"}, "to": {"type": "string", "description": "the invited username"},
+                           "created": {"type": "string", "format": "date-time"}},
+            "required": ["id", "status", "from", "from_bot", "to", "created"], "additionalProperties": False,
+            "oneOf": [{"required": ["game"]}, {"required": ["league"]}],
+        },
+        "Invitations": {"type": "object", "properties": {"invitations": {"type": "array", "items": ref("Invitation")}},
+                        "required": ["invitations"], "additionalProperties": False},
+        "InvitationAccepted": {
+            "type": "object",
+            "properties": {"invitation": ref("Invitation"),
+                           "seat": {"type": ["integer", "null"], "minimum": 0,
+                                    "description": "a game's: your seat; a league's: null"},
+                           "entry": {"type": ["string", "null"], "enum": ["approved", "pending", None],
+                                     "description": "a league's: your entry (pending: waiting for approval); "
+                                                    "a game's: null"}},
+            "required": ["invitation", "seat", "entry"], "additionalProperties": False,
+        },
+    }
+
+
+@cache
+def invite_body() -> dict:
+    return {"type": "object", "properties": {"username": {**USERNAME, "description": "who you invite"}},
+            "required": ["username"], "additionalProperties": False}

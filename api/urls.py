@@ -2,6 +2,7 @@ from django.urls import path, re_path
 
 from api import pages
 from api import views  # noqa: F401  (declares the operations)
+from api import leagues  # noqa: F401,E402  (the league operations, listed after the games')
 from api.http import OPERATIONS, no_such_endpoint, urlpatterns_for
 
 urlpatterns = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -45,6 +45,28 @@ def can_read(league: League, user) -> bool:
             or LeagueEntry.objects.filter(league=league, user=user).exists())
 
 
+def is_organiser(league: League, user) -> bool:
+    """May ``user`` run ``league`` (its organiser page and tools)? Its organiser, or staff."""
+    return bool(user and user.is_authenticated and (league.organiser_id == user.pk or user.is_staff))
+
+
+def visible_entries(league: League, user):
+    """The entries of ``league`` that ``user`` (who may read it) sees, oldest first: every one
+    for its organiser; for anyone else the players, as the league page lists them, and their own
+    entry whatever its status."""
+    entries = league.entries.select_related("user").order_by("created_at", "pk")
+    if is_organiser(league, user):
+        return entries
+    own = Q(user=user) if user and user.is_authenticated else Q(pk__in=[])
+    return entries.filter(Q(status=LeagueEntry.Status.APPROVED) | own)
+
+
+def season_started_at(league: League):
+    """When the season really began (its first game opened), which an early start moves before
+    the planned ``starts_at``; None while it takes entries."""
+    return league.games.aggregate(first=Min("created_at"))["first"]
+
+
 def readable_leagues(user):
     """The leagues ``user`` may read (``can_read``), as a queryset to list."""
     leagues = League.objects.all()
@@ -72,7 +94,7 @@ def _organised(league_id: int, user, *, lock: bool = True) -> League:
     league = leagues.filter(pk=league_id).first()
     if league is None:
         raise GameNotFound(_("There is no such league."))
-    if league.organiser_id != user.pk and not user.is_staff:
+    if not is_organiser(league, user):
         raise NotYourSeat(_("Only the organiser of this league can do that."))
     return league
 

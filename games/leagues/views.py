@@ -82,13 +82,11 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 def _is_organiser(league: League, user) -> bool:
-    return league.organiser_id == user.pk or user.is_staff
+    return leagues.is_organiser(league, user)
 
 
 def _started_at(league: League):
-    """When the season really began (its first game opened), which an early start moves
-    before the planned ``starts_at``; None while it takes entries."""
-    return league.games.aggregate(first=Min("created_at"))["first"]
+    return leagues.season_started_at(league)
 
 
 @login_required

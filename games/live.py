@@ -227,7 +227,7 @@ class LiveView:
         elif region is CHAT:
             context.update(selectors.chat_context(self.game, self.user))
         elif region is WAITING_ROOM and self.game.status == Game.Status.OPEN:
-            context.update(selectors.open_game_context(self.game))
+            context.update(selectors.open_game_context(self.game, self.user))
         if self.request is not None and self.audience(region) == USER:
             context["request"] = self.request
         return context

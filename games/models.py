@@ -250,3 +250,44 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author} in {self.game}: {self.text[:40]}"
+
+
+class Invitation(models.Model):
+    """A player invited by name, by a game's host to a game not yet started or by a league's
+    organiser to a league taking entries. It reserves nothing: accepting takes a seat (or an
+    entry) as joining does, while one is free. Written only by games/services/invitations.py."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+        # The game started, filled up or was cancelled; the league's season started.
+        EXPIRED = "expired", _("Expired")
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations")
+    league = models.ForeignKey("leagues.League", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="invitations")
+    invited = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When it was answered, cancelled or expired.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["invited", "status"], name="invitation_invited_idx"),
+                   models.Index(fields=["invited_by", "status"], name="invitation_sender_idx")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(game__isnull=False, league__isnull=True)
+                                   | models.Q(game__isnull=True, league__isnull=False),
+                                   name="invitation_to_a_game_or_a_league"),
+            models.UniqueConstraint(fields=["game", "invited"], condition=models.Q(status="pending"),
+                                    name="invitation_pending_once_per_game"),
+            models.UniqueConstraint(fields=["league", "invited"], condition=models.Q(status="pending"),
+                                    name="invitation_pending_once_per_league"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(player)s invited to %(target)s") % {"player": self.invited, "target": self.game or self.league}

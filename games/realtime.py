@@ -28,6 +28,11 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def user_group_name(user_id: int) -> str:
+    """One user's group: what concerns them and no game's page (an invitation)."""
+    return f"user-{user_id}"
+
+
 def _announcer_loop() -> asyncio.AbstractEventLoop:
     global _loop, _loop_pid
     with _loop_lock:
@@ -137,6 +142,13 @@ def _send_soon(loop: asyncio.AbstractEventLoop, game_id: int, message: dict) -> 
     task = loop.create_task(_group_send(group_name(game_id), message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)
+
+
+def announce_invitation(user_id: int, invitation_id: int) -> None:
+    """An invitation was sent to the user: their open events streams read their invitations."""
+    asyncio.run_coroutine_threadsafe(
+        _group_send(user_group_name(user_id), {"type": "user.invitation", "invitation_id": invitation_id}),
+        _announcer_loop())
 
 
 def announce_chat(game_id: int, message_id: int) -> None:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import policy, presence, rows, state_store
 from games.errors import GameNotFound, NotYourSeat
-from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Seat
+from games.models import ChatMessage, Game, Invitation, MoveEvent, Rating, RatingChange, Seat
 from games.sites import get_site, offered_sites
 
 
@@ -243,12 +243,13 @@ class BoardContext:
             # seats costs a millisecond for every viewer.
             "stood_in": [s for s in self.seats if s.standin_level and s.user_id],
             "may_resign": self.game.status == Game.Status.ACTIVE and bool(get_site(self.game.kind).standin_level),
-            **(open_game_context(self.game) if self.game.status == Game.Status.OPEN else {}),
+            **(open_game_context(self.game, self.viewer) if self.game.status == Game.Status.OPEN else {}),
         }
 
 
-def open_game_context(game: Game) -> dict:
-    """What the page of a game not yet started shows: its seats and, for its host, the tools."""
+def open_game_context(game: Game, viewer=None) -> dict:
+    """What the page of a game not yet started shows: its seats and, for its host, the tools
+    (``viewer``: who reads it; its host also sees the invitations waiting for an answer)."""
     site = get_site(game.kind)
     form_class = site.settings_form
     settings_form = None
@@ -258,7 +259,30 @@ def open_game_context(game: Game) -> dict:
     return {"ai_levels": site.engine.ai_levels(), "settings_form": settings_form,
             "free_seats": sum(1 for seat in game.seats.all() if not seat.user_id and not seat.ai_level),
             # A socket push has no request to take the host from: the site's own address then.
-            "site_url": settings.SITE_URL.rstrip("/")}
+            "site_url": settings.SITE_URL.rstrip("/"),
+            "game_invitations": (invitations_of_game(game) if viewer is not None and game.created_by_id
+                                 and game.created_by_id == getattr(viewer, "pk", None) else [])}
+
+
+def invitations_of_game(game: Game) -> list[Invitation]:
+    """The invitations to ``game`` waiting for an answer, oldest first (its host's list)."""
+    return list(Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).select_related("invited"))
+
+
+def open_invitations() -> Q:
+    """Invitations waiting for an answer to a game that still takes players or a league that
+    still takes entries (one whose game started is expired by then; this holds meanwhile too)."""
+    return Q(status=Invitation.Status.PENDING) & (Q(game__status=Game.Status.OPEN) | Q(league__status="enrolling"))
+
+
+def invitations_for(user) -> list[Invitation]:
+    """The invitations waiting for ``user``'s answer, oldest first: to games that still take
+    players and leagues that still take entries, none from a player they blocked."""
+    if user is None or not getattr(user, "pk", None):
+        return []
+    return list(Invitation.objects.filter(open_invitations(), invited=user)
+                .exclude(invited_by_id__in=policy.blocked_by(user))
+                .select_related("game", "league", "invited_by").order_by("created_at", "pk"))
 
 
 def join_context(game: Game, user) -> dict:
@@ -307,6 +331,7 @@ class Dashboard:
     waiting: list[Game]
     open: list[Game]
     finished: list[Game]
+    invitations: list[Invitation] = field(default_factory=list)
 
 
 def dashboard(user, finished_limit: int = 20) -> Dashboard:
@@ -323,7 +348,8 @@ def dashboard(user, finished_limit: int = 20) -> Dashboard:
     open_games = list(with_free_seats(Game.objects.filter(pk__in=[g.pk for g in games if g.status == Game.Status.OPEN]))
                       .order_by("-created_at"))
     finished = list(Game.objects.filter(pk__in=seats, status=Game.Status.FINISHED).order_by("-finished_at")[:finished_limit])
-    return Dashboard(your_move=your_move, waiting=waiting, open=open_games, finished=finished)
+    return Dashboard(your_move=your_move, waiting=waiting, open=open_games, finished=finished,
+                     invitations=invitations_for(user))
 
 
 @dataclass(frozen=True)

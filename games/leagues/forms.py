@@ -11,11 +11,12 @@ from games.leagues.models import League
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ["name", "description", "tiles_per_round", "round_hours", "season_games", "entry", "schedule", "starts_at"]
+        fields = ["name", "description", "tiles_per_round", "round_hours", "season_games", "entry", "admits_bots", "schedule",
+                  "starts_at"]
         widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
         # The model's fields; those declared below carry their own labels (Meta's do not reach them).
         labels = {"name": _("Name"), "description": _("Description"), "entry": _("Entry"), "schedule": _("Schedule"),
-                  "starts_at": _("Starts at")}
+                  "starts_at": _("Starts at"), "admits_bots": _("Admits bot accounts")}
 
     tiles_per_round = forms.TypedChoiceField(choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=2,
                                              label=_("Tiles per round"))

@@ -34,6 +34,9 @@ class League(models.Model):
     round_hours = models.PositiveIntegerField(default=72, help_text=_("Hours each round may take."))
     season_games = models.PositiveSmallIntegerField(default=5)
     entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.OPEN)
+    # Bot accounts (accounts/bots.py) may enter, or be invited, only where the organiser says so.
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=False, db_default=False,
+                                      help_text=_("Bot accounts may enter this league or be invited to it."))
     schedule = models.CharField(max_length=12, choices=Schedule.choices, default=Schedule.SEQUENTIAL)
     starts_at = models.DateTimeField(help_text=_("The season starts by itself at this time."))
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ENROLLING, db_index=True)

@@ -19,7 +19,8 @@ from games.errors import GameError, GameNotActive, GameNotFound, NotYourSeat
 from games.hextension.engine import KIND as HEXTENSION
 from games.leagues.models import Announcement, League, LeagueEntry
 from games.models import Game, Seat
-from games.services import notifications
+from games.models import Invitation
+from games.services import invitations, notifications
 
 ORGANISER_PERMISSION = "leagues.organise_leagues"
 AI_STAND_IN = "strong"  # who plays the seat of a removed player
@@ -106,19 +107,54 @@ def create_league(*, organiser, **fields) -> League:
 
 
 @transaction.atomic
-def enter_league(*, league_id: int, user, token: str | None = None) -> LeagueEntry:
+def enter_league(*, league_id: int, user, token: str | None = None, invited: bool = False) -> LeagueEntry:
+    """Enter as the league's entry rules say: at once, or waiting for approval. ``invited``: by
+    an invitation of its organiser (``accept_invitation``), which stands for the invitation link."""
     policy.check_may_play(user)  # a play ban keeps a player out of new seasons too
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
         raise GameNotFound(_("There is no such league."))
     if league.status != League.Status.ENROLLING:
         raise GameNotActive(_("This league's season has started; entries are closed."))
-    if league.entry == League.Entry.INVITATION and token != league.invite_token:
+    if league.entry == League.Entry.INVITATION and token != league.invite_token and not invited:
         raise NotYourSeat(_("This league takes players by invitation only."))
+    if user.is_bot and not league.admits_bots:
+        raise NotYourSeat(_("This league does not admit bot accounts."))
     if LeagueEntry.objects.filter(league=league, user=user).exists():
         raise GameNotActive(_("You have already entered this league."))
     status = LeagueEntry.Status.PENDING if league.entry == League.Entry.APPROVAL else LeagueEntry.Status.APPROVED
     return LeagueEntry.objects.create(league=league, user=user, status=status)
+
+
+def invite(*, league_id: int, by_user, username: str) -> Invitation:
+    """The organiser invites ``username`` while the league takes entries; a bot account only
+    where the league admits bots."""
+    invited = invitations.user_named(username)
+    with transaction.atomic():
+        league = _organised(league_id, by_user)
+        if league.status != League.Status.ENROLLING:
+            raise GameNotActive(_("This league's season has started; entries are closed."))
+        if invited.is_bot and not league.admits_bots:
+            raise NotYourSeat(_("This league does not admit bot accounts: %(player)s is one.")
+                              % {"player": invited.username})
+        if LeagueEntry.objects.filter(league=league, user=invited).exists():
+            raise GameNotActive(_("%(player)s has already entered this league.") % {"player": invited.username})
+        return invitations.create(invited=invited, by_user=by_user, league=league)
+
+
+def accept_invitation(invitation_id: int, user) -> LeagueEntry:
+    """An organiser's invitation accepted: an entry as the league's rules say (at once, or
+    waiting for approval in a league by approval), with ``enter_league``'s refusals."""
+    league_id = Invitation.objects.filter(pk=invitation_id).values_list("league_id", flat=True).first()
+    with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league_id).first()  # the league first, then the invitation
+        invitation = invitations.locked_pending(invitation_id)
+        entry = enter_league(league_id=league_id, user=user, invited=True)
+        invitations.close(invitation, Invitation.Status.ACCEPTED)
+    return entry
+
+
+invitations.register_league_acceptor(accept_invitation)
 
 
 @transaction.atomic
@@ -150,6 +186,7 @@ def start_season(*, league_id: int, by_user=None) -> list[Game]:
             raise GameError(_("A season needs at least two approved players."))
         league.status = League.Status.RUNNING
         league.save(update_fields=["status"])
+        invitations.expire_for_league(league)
         count = league.season_games if league.schedule == League.Schedule.PARALLEL else 1
         games = [_open_league_game(league, entrants, index) for index in range(1, count + 1)]
     return games

@@ -11,6 +11,7 @@ from games.errors import BadMove, GameError, GameNotActive, NotYourSeat
 from games.models import Game, Seat
 from games.protocol import Engine, IllegalMove
 from games.refusals import general_refusal
+from games.services import invitations
 from games.services.clocks import refresh_turn
 from games.services.moves import Progress, after_commit, lock_game
 from games.sites import get_engine, get_site
@@ -141,6 +142,7 @@ def _start_locked(game: Game) -> None:
     game.started_at = timezone.now()
     refresh_turn(game, engine, state, turn_changed=True, restart=True)
     game.save()
+    invitations.expire_if_closed(game)
     transaction.on_commit(lambda: after_commit(game, engine, state, Progress(turn_changed=True)))
 
 
@@ -190,6 +192,7 @@ def set_seat(*, game_id: int, by_user, index: int, ai_level: str = "") -> Seat:
         seat.user, seat.ai_level = None, ai_level
         seat.save(update_fields=["user", "ai_level"])
         game.touch()
+        invitations.expire_if_closed(game)  # its last free seat given to the AI
         transaction.on_commit(lambda: _announce(game))
     return seat
 
@@ -220,6 +223,7 @@ def update_settings(*, game_id: int, by_user, config: dict, turn_seconds: int | 
             game.title = title
         game.revision += 1
         game.save(update_fields=["config", "turn_seconds", "visibility", "title", "revision"])
+        invitations.expire_if_closed(game)  # fewer seats: perhaps none free
         transaction.on_commit(lambda: _announce(game))
     return game
 
@@ -247,6 +251,7 @@ def cancel_game(*, game_id: int, by_user) -> Game:
         # A cancelled rematch frees its finished game for another one, whose page offers it again.
         game.rematch_of = None
         game.save(update_fields=["status", "rematch_of"])
+        invitations.expire_if_closed(game)
         transaction.on_commit(lambda: _announce(game))
         if old_game is not None:
             transaction.on_commit(lambda: _announce(old_game))

@@ -40,6 +40,27 @@ def bearer(django_user_model):
     return {"Authorization": f"Bearer {secret}"}
 
 
+def _a_running_league(organiser) -> None:
+    """A public league whose season runs, organised by the token's user (whose token has no
+    organise scope: the organiser's calls are refused, the reads answered)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+    from django.utils import timezone
+
+    from games.leagues import services as leagues
+
+    organiser.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
+    organiser = get_user_model().objects.get(pk=organiser.pk)
+    league = leagues.create_league(organiser=organiser, name="Schemathesis league", season_games=1,
+                                   starts_at=timezone.now() + timedelta(days=1))
+    for name in ("league-ana", "league-bo"):
+        player = get_user_model().objects.create_user(username=name, email=f"{name}@example.com", password="pw-12345678")
+        leagues.enter_league(league_id=league.pk, user=player)
+    leagues.start_season(league_id=league.pk, by_user=organiser)
+
+
 # The document as the site serves it (it reads nothing of the database).
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
 
@@ -55,5 +76,6 @@ def test_every_answer_conforms_to_the_document(case, bearer):
         user = get_user_model().objects.get(username="schemathesis")
         for body in ({"game": "hextension", "players": 2, "ai": 1}, {"game": "hexland", "players": 3, "ai": 1}):
             new_games.open_game(user, body)
+        _a_running_league(user)
     # identity: the WSGI transport reads bodies as sent, and the site gzips those of 200 bytes or more.
     case.call_and_validate(headers={**bearer, "Accept-Encoding": "identity"}, checks=CHECKS)

@@ -24,8 +24,9 @@ from django.views.decorators.csrf import csrf_exempt
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from api import limits, tokens
-from api.models import ApiToken, Scope
+from api import limits
+from api.bearer import Bearer, bearer_for_secret
+from api.models import Scope
 from games import move_input
 from games.errors import GameError, RateLimited, StaleVersion
 
@@ -63,10 +64,11 @@ def game_error_response(error: GameError, current_version: Callable[[], int | No
 
 @dataclass
 class Call:
-    """One authenticated API request: its token, its user and its checked JSON body."""
+    """One authenticated API request: its token (either kind: api.bearer), its user and its
+    checked JSON body."""
 
     request: HttpRequest
-    token: ApiToken
+    token: Bearer
     body: Any = None
 
     @property
@@ -126,17 +128,17 @@ def bearer_secret(authorization: str | None) -> str | None:
     return secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
 
 
-def authenticate(request: HttpRequest) -> ApiToken:
+def authenticate(request: HttpRequest) -> Bearer:
     secret = bearer_secret(request.headers.get("Authorization"))
     if secret is None:
         raise Problem(401, _("Send your API token in the header Authorization: Bearer <token>."))
-    token = tokens.token_for_secret(secret)
+    token = bearer_for_secret(secret)
     if token is None:
         raise Problem(401, _("This API token is not valid: it is unknown, revoked or expired."))
     return token
 
 
-def check_scope(token: ApiToken, scope: str | None) -> None:
+def check_scope(token: Bearer, scope: str | None) -> None:
     # A bot account plays with the bot scope (as Lichess's Bot API); play is a person's client.
     if scope == Scope.PLAY and token.owner.is_bot:
         scope = Scope.BOT
@@ -203,17 +205,17 @@ def _validator(schema: dict) -> Draft202012Validator:
     return found
 
 
-def language_of(token: ApiToken | None, request: HttpRequest) -> str:
+def language_of(token: Bearer | None, request: HttpRequest) -> str:
     """The token owner's saved language; else what the request asks for (Accept-Language)."""
     if token is not None and token.owner.language:
         return token.owner.language
     return getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
 
 
-def check_limits(token: ApiToken, operation: Operation, request: HttpRequest) -> None:
+def check_limits(token: Bearer, operation: Operation, request: HttpRequest) -> None:
     """The token's limits (api.limits): its rate for this kind of call (every authenticated
     call counts, refused ones too), and the body's size, before the body is read."""
-    limits.check_rate(token.pk, operation.rate_kind)
+    limits.check_rate(token.limit_key, operation.rate_kind)
     if request.method != "GET":
         limits.check_body_size(request)
 

@@ -41,10 +41,10 @@ def rate(kind: str) -> tuple[int, int]:
     return {**RATES, **getattr(settings, "API_RATE_LIMITS", {})}[kind]
 
 
-def check_rate(token_id: int, kind: str) -> None:
-    """Count one request of ``kind`` by the token; Refused (429) once it is over its limit."""
+def check_rate(token_key: str, kind: str) -> None:
+    """Count one request of ``kind`` by the token (its ``Bearer.limit_key``); Refused (429) once it is over its limit."""
     limit, window = rate(kind)
-    if not ratelimit.hit(f"api-{kind}", str(token_id), limit, window):
+    if not ratelimit.hit(f"api-{kind}", token_key, limit, window):
         sentences = {READ: _("This token has made too many requests; wait a little."),
                      MOVE: _("This token has sent too many moves and actions; wait a little."),
                      CREATE: _("This token has opened too many games; wait a little.")}
@@ -69,31 +69,31 @@ def body_too_large() -> Refused:
     return Refused(413, _("The request body is too large: at most %(bytes)s bytes.") % {"bytes": max_body_bytes()})
 
 
-def _stream_key(token_id: int) -> str:
-    return f"api-streams:{token_id}"
+def _stream_key(token_key: str) -> str:
+    return f"api-streams:{token_key}"
 
 
-def open_stream(token_id: int) -> bool:
+def open_stream(token_key: str) -> bool:
     """Count a stream of the token; False, counting nothing, when it holds the most allowed.
     A count a crashed process left expires with STREAM_COUNT_TTL; Redis away: let in uncounted
     (as games.presence)."""
-    key = _stream_key(token_id)
+    key = _stream_key(token_key)
     try:
         cache.add(key, 0, timeout=STREAM_COUNT_TTL)
         count = cache.incr(key)
         cache.touch(key, STREAM_COUNT_TTL)
     except RedisError as error:
-        logger.warning("stream count of token %s unavailable (%s); let in", token_id, error)
+        logger.warning("stream count of token %s unavailable (%s); let in", token_key, error)
         return True
     if count > getattr(settings, "API_STREAMS_PER_TOKEN", STREAMS_PER_TOKEN):
-        close_stream(token_id)
+        close_stream(token_key)
         return False
     return True
 
 
-def close_stream(token_id: int) -> None:
+def close_stream(token_key: str) -> None:
     try:
-        if cache.decr(_stream_key(token_id)) <= 0:
-            cache.delete(_stream_key(token_id))
+        if cache.decr(_stream_key(token_key)) <= 0:
+            cache.delete(_stream_key(token_key))
     except (ValueError, RedisError):  # expired meanwhile, or Redis away
         pass

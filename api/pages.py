@@ -1,5 +1,6 @@
 """The API's pages for people: the OpenAPI document, its docs page, and making and revoking
-personal tokens from the profile page (a new token is shown once, on the answer to its form)."""
+personal tokens from the profile page (a new token is shown once, on the answer to its form),
+and revoking an app the user allowed (api/oauth.py)."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -9,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from api import openapi, tokens
+from api import oauth, openapi, tokens
 from api.forms import TokenForm
 
 
@@ -48,4 +49,14 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
         messages.success(request, _("The token has been revoked: it no longer works."))
     else:
         messages.error(request, _("You have no such token."))
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def app_revoke(request: HttpRequest, application_id: int) -> HttpResponse:
+    if oauth.revoke_app(user=request.user, application_id=application_id):
+        messages.success(request, _("The app's access has been revoked: its tokens no longer work."))
+    else:
+        messages.error(request, _("No such app may use your account."))
     return redirect("profile")

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from api import limits
 from api import selectors as api_selectors
-from api import tokens
+from api.bearer import bearer_for_secret
 from api.http import Problem, bearer_secret, check_scope, problem_response
 from api.models import Scope
 from games import presence, realtime
@@ -59,7 +59,7 @@ class _Stream(AsyncHttpConsumer):
         self.beat: asyncio.Task | None = None
         self.finished = False
         self.checked_at = time.monotonic()
-        self.user, self.token_id, self.language = None, None, settings.LANGUAGE_CODE
+        self.user, self.token, self.language = None, None, settings.LANGUAGE_CODE
         self.arrived = False
         refusal = await self._authenticate()
         if refusal is None:
@@ -81,7 +81,7 @@ class _Stream(AsyncHttpConsumer):
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in self.scope["headers"]}
         request_language = headers.get("accept-language", "").split(",")[0].split(";")[0].strip() or settings.LANGUAGE_CODE
         secret = bearer_secret(headers.get("authorization"))
-        token = tokens.token_for_secret(secret) if secret else None
+        token = bearer_for_secret(secret) if secret else None
         self.language = (token.owner.language if token is not None and token.owner.language else request_language)
         with translation.override(self.language):
             if token is None:
@@ -92,7 +92,7 @@ class _Stream(AsyncHttpConsumer):
                 check_scope(token, self.scope_needed)
             except Problem as problem:
                 return problem_response(problem.status, problem.detail, **problem.extensions)
-        self.user, self.token_id = token.owner, token.pk
+        self.user, self.token = token.owner, token
         return None
 
     async def open(self) -> HttpResponse | None:
@@ -107,14 +107,14 @@ class _Stream(AsyncHttpConsumer):
     def _arrive(self) -> HttpResponse | None:
         """A stream counts as one of the user's sockets: the same limits (games.presence); and as
         one of its token's streams (api.limits)."""
-        if not limits.open_stream(self.token_id):
+        if not limits.open_stream(self.token.limit_key):
             with translation.override(self.language):
                 return problem_response(429, _("This token has too many streams open: close one first."),
                                         {"Retry-After": "60"})
         if presence.arrive(self.presence_game, self.user.pk):
             self.arrived = True
             return None
-        limits.close_stream(self.token_id)
+        limits.close_stream(self.token.limit_key)
         with translation.override(self.language):
             return problem_response(429, _("You have too many streams and game pages open: close one first."),
                                     {"Retry-After": "60"})
@@ -122,7 +122,7 @@ class _Stream(AsyncHttpConsumer):
     @in_live_threads
     def _leave(self) -> None:
         presence.leave(self.presence_game, self.user.pk)
-        limits.close_stream(self.token_id)
+        limits.close_stream(self.token.limit_key)
 
     async def started(self) -> None:
         """Send the first lines and join the groups."""
@@ -168,7 +168,7 @@ class _Stream(AsyncHttpConsumer):
 
     @in_live_threads
     def _token_usable(self) -> bool:
-        return tokens.is_still_usable(self.token_id)
+        return self.token.is_still_usable()
 
     async def __call__(self, scope, receive, send):
         # A handler that raised, or a stream cancelled, never reaches disconnect(): its place

@@ -10,6 +10,7 @@ urlpatterns = [
     path("v1/docs", pages.docs, name="api_docs"),
     path("tokens/new", pages.token_new, name="api_token_new"),
     path("tokens/<int:token_id>/revoke", pages.token_revoke, name="api_token_revoke"),
+    path("apps/<int:application_id>/revoke", pages.app_revoke, name="api_app_revoke"),
     *urlpatterns_for(OPERATIONS),
     re_path(r"^v1/(?P<rest>.*)$", no_such_endpoint),
 ]

@@ -55,6 +55,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True
 # subdomains) to the browsers' HTTPS-only list, which is slow to undo. Hence W021 is silenced then.
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# OAuth2 apps may be redirected to http only on a loopback address (RFC 8252's native apps and
+# bots), which the application admin checks (api/oauth_admin.py); DOT's check sees any http.
+SILENCED_SYSTEM_CHECKS.append("oauth2_provider.W008")
 # Behind a TLS-terminating proxy, the header (e.g. X-Forwarded-Proto) by which it says the request
 # came over HTTPS. Set it only if the proxy always sets or overwrites that header: a client could
 # send it otherwise.
@@ -134,6 +137,9 @@ INSTALLED_APPS = [
     "games.hexland",
     # Reports, sanctions, blocks, flags and the moderation record (after the games it points to).
     "moderation",
+    # Third-party apps' tokens (OAuth2 authorization code with PKCE), configured below and
+    # served under /oauth/ by the API's own views (api/oauth.py).
+    "oauth2_provider",
     # The public API: tokens, JSON endpoints and streams over the services and selectors.
     "api",
     # The project itself: its `migrate` runs as the owner role (hexsite/dbroles.py).
@@ -301,6 +307,43 @@ CELERY_BEAT_SCHEDULE = {
     "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
     "reopen-ended-suspensions": {"task": "moderation.tasks.reopen_ended_suspensions", "schedule": timedelta(minutes=5)},
     "compute-moderation-flags": {"task": "moderation.tasks.compute_flags", "schedule": crontab(hour=4, minute=0)},
+}
+
+# django-oauth-toolkit (docs/api.md, "Apps"): the authorization code grant with PKCE (S256)
+# only, for public and confidential clients; the API's four scopes (api.models.Scope); tokens
+# stored as their sha256 only; a refresh token is used once (rotated), and its reuse revokes
+# its whole family. Apps are registered by staff in the admin (or `manage.py oauth_app`).
+OAUTH2_PROVIDER = {
+    "OAUTH2_SERVER_CLASS": "api.oauth.AppServer",
+    "OAUTH2_VALIDATOR_CLASS": "api.oauth.AppValidator",
+    "SCOPES_BACKEND_CLASS": "api.oauth.ApiScopes",
+    "ACCESS_TOKEN_GENERATOR": "api.oauth.new_access_token",
+    "REFRESH_TOKEN_GENERATOR": "api.oauth.new_refresh_token",
+    "PKCE_REQUIRED": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REQUEST_APPROVAL_PROMPT": "force",  # the consent page every time, unless the app asks for auto
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    # Staff's admin pages for apps and their tokens, under the site's admin rules (games.admin_base).
+    "APPLICATION_ADMIN_CLASS": "api.oauth_admin.ApplicationAdmin",
+    "ACCESS_TOKEN_ADMIN_CLASS": "api.oauth_admin.AccessTokenAdmin",
+    "REFRESH_TOKEN_ADMIN_CLASS": "api.oauth_admin.RefreshTokenAdmin",
+    "GRANT_ADMIN_CLASS": "api.oauth_admin.GrantAdmin",
+    "ID_TOKEN_ADMIN_CLASS": "api.oauth_admin.IDTokenAdmin",
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("moderation/", include("moderation.urls")),
     path("api/", include("api.urls")),
+    path("oauth/", include("api.oauth_urls")),  # third-party apps' tokens (api/oauth.py)
 ]

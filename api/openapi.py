@@ -16,6 +16,7 @@ REFUSED = {400: "Malformed or illegal", 401: "No token, or a token that is not v
 
 
 def document(server_url: str = "/api/v1") -> dict:
+    site = server_url.removesuffix("/api/v1")  # the OAuth2 endpoints are beside the API, under /oauth/
     paths: dict[str, dict] = {}
     for op in OPERATIONS:
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op)
@@ -23,17 +24,27 @@ def document(server_url: str = "/api/v1") -> dict:
         "openapi": "3.1.0",
         "info": {"title": "hexsite API", "version": "1",
                  "description": "Play Hextension, Hexland and Hextremadura by program. Send a personal token "
-                                "(made on your profile page) as `Authorization: Bearer <token>`. Refusals are "
-                                "RFC 9457 problem documents. See docs/api.md for a quick start."},
+                                "(made on your profile page), or an app's access token (OAuth2 authorization "
+                                "code with PKCE, under /oauth/), as `Authorization: Bearer <token>`. Refusals "
+                                "are RFC 9457 problem documents. See docs/api.md for a quick start."},
         "servers": [{"url": server_url}],
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
-        "security": [{"bearer": []}],
+        "security": [{"bearer": []}, {"oauth2": []}],
         "paths": paths,
         "components": {
             "schemas": schemas.components(),
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
-                                           "description": "A personal token; its scopes: "
-                                                          + ", ".join(f"`{s.value}` ({s.label})" for s in Scope)}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "A personal token; its scopes: "
+                                          + ", ".join(f"`{s.value}` ({s.label})" for s in Scope)},
+                "oauth2": {"type": "oauth2",
+                           "description": "An app's token: the authorization code grant with PKCE (S256 only); "
+                                          "sent as a bearer token like a personal one",
+                           "flows": {"authorizationCode": {
+                               "authorizationUrl": f"{site}/oauth/authorize/", "tokenUrl": f"{site}/oauth/token/",
+                               "refreshUrl": f"{site}/oauth/token/",
+                               "scopes": {s.value: str(s.label) for s in Scope}}}},
+            },
         },
     }
 
@@ -45,6 +56,10 @@ def _operation(op: Operation) -> dict:
     if op.scope:
         found["description"] = (found.get("description", "") + f"\n\nScope: `{op.scope}`.").strip()
         found["x-scope"] = str(op.scope)
+        # Either kind of token; a bot account's app plays with bot instead of play (api.http.check_scope).
+        found["security"] = [{"bearer": []}, {"oauth2": [str(op.scope)]}]
+        if op.scope == Scope.PLAY:
+            found["security"].append({"oauth2": [Scope.BOT.value]})
     if op.parameters:
         found["parameters"] = op.parameters
     if op.body is not None:

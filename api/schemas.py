@@ -1,5 +1,6 @@
 """JSON Schemas of the API's bodies and answers. Each game's move is its engine's own
-``MOVE_SCHEMA`` (games/<game>/engine/schema.py); the settings of a new game come from the
+``MOVE_SCHEMA`` and its view its engine's ``VIEW_SCHEMA`` (games/<game>/engine/schema.py; as the
+game's site shows it, ``GameSite.view_schema``); the settings of a new game come from the
 new-game forms (api/new_games.py)."""
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ def move_schema_name(kind: str) -> str:
     return f"{kind.capitalize()}Move"
 
 
+def view_schema_name(kind: str) -> str:
+    return f"{kind.capitalize()}View"
+
+
 def _embedded(schema: dict) -> dict:
     """An engine's schema as a component: the same, less its ``$schema`` (the document's own
     dialect, OpenAPI 3.1's JSON Schema 2020-12, applies)."""
@@ -26,6 +31,37 @@ def _embedded(schema: dict) -> dict:
     schema.pop("$schema", None)
     return schema
 
+
+def _embedded_view(kind: str, schema: dict, moves: dict) -> tuple[dict, dict]:
+    """An engine's view schema as a component, and the components its ``$defs`` become: a
+    definition equal to the game's move is that move's component, any other is a component of
+    its own (``<Kind>View<Name>``). A ``#/$defs/…`` reference inside a component would point
+    into the document's root, so each is rewritten to the component."""
+    schema = _embedded(schema)
+    hoisted, names = {}, {}
+    for name, definition in schema.pop("$defs", {}).items():
+        move = move_schema_name(kind)
+        if moves.get(move) == definition:
+            names[name] = move
+        else:
+            names[name] = f"{view_schema_name(kind)}{name[:1].upper()}{name[1:]}"
+            hoisted[names[name]] = definition
+
+    def rewritten(value):
+        if isinstance(value, dict):
+            target = value.get("$ref")
+            if isinstance(target, str) and target.startswith("#/$defs/"):
+                return {**value, **ref(names[target.removeprefix("#/$defs/")])}
+            return {key: rewritten(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [rewritten(item) for item in value]
+        return value
+
+    return rewritten(schema), {name: rewritten(definition) for name, definition in hoisted.items()}
+
+
+# The view of a game that has not started: nothing yet.
+NO_VIEW = {"type": "object", "maxProperties": 0, "description": "an open game's: nothing to see before the start"}
 
 VERSION = {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INT}
 
@@ -36,9 +72,17 @@ def components() -> dict:
     moves = {move_schema_name(site.kind): _embedded(site.engine.MOVE_SCHEMA or {"type": "object"}) for site in sites}
     any_move = {"description": "A move of one of the games, as its engine's schema says.",
                 "anyOf": [ref(name) for name in moves]}
+    views, view_parts = {}, {}
+    for site in sites:
+        schema = site.view_schema()
+        if schema is not None:
+            views[site.kind], parts = _embedded_view(site.kind, schema, moves)
+            view_parts.update(parts)
     return {
         **moves,
         "Move": any_move,
+        **{view_schema_name(kind): schema for kind, schema in views.items()},
+        **view_parts,
         "Problem": {
             "type": "object", "description": "RFC 9457 problem details, in the token owner's language.",
             "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
@@ -73,13 +117,21 @@ def components() -> dict:
                 "legal_moves": {"type": "array", "items": ref("Move"),
                                 "description": "what you may send now, each as the move endpoint takes it; "
                                                "empty when not to move"},
-                "view": {"type": "object", "description": "the engine's view for your seat (or a spectator's): "
-                                                          "see docs/<game>.md"},
+                "view": {"description": "the engine's view for your seat (or a spectator's), as the "
+                                        "game's schema says (the one its `game` names; docs/<game>.md); "
+                                        "an open game's is empty",
+                         # A game whose engine declares no view schema: any object.
+                         "anyOf": [*(ref(view_schema_name(kind)) for kind in views), NO_VIEW,
+                                   *([] if len(views) == len(sites) else [{"type": "object"}])]},
                 "result": {"type": ["object", "null"],
                            "description": "a finished game's scores and ranks, by seat"},
             },
             "required": ["id", "game", "status", "version", "your_seat", "to_move", "legal_moves", "view", "result"],
             "additionalProperties": False,
+            # Each game's view is its own: the one `game` names.
+            "allOf": [{"if": {"properties": {"game": {"const": kind}}},
+                       "then": {"properties": {"view": {"anyOf": [ref(view_schema_name(kind)), NO_VIEW]}}}}
+                      for kind in views],
         },
         "Version": {"type": "object", "properties": {"version": VERSION}, "required": ["version"],
                     "additionalProperties": False},

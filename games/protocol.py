@@ -29,6 +29,10 @@ Optional hooks, with the defaults ``Engine`` below supplies when an engine leave
                                                 ``submit_move`` (games.move_input); with None the
                                                 platform refuses nothing game-specific, only what
                                                 is not plain storable JSON (size, depth, NaN, NUL)
+    VIEW_SCHEMA = None                          the shape of ``view(state, seat)`` for a seat or a
+                                                spectator: a JSON Schema dict (``engine/schema.py``)
+                                                that the API's OpenAPI document gives for a game's
+                                                view; with None the document says only "an object"
     turn_key(state)                             changes exactly when a new turn or round begins;
                                                 default: the set of actors
     waiting_for(state) -> set[int]              seats awaited (and timed out); default: actors
@@ -109,6 +113,7 @@ class Engine:
         self.ENGINE_VERSION = str(getattr(module, "ENGINE_VERSION", "1"))
         self.SIMULTANEOUS_TURNS = bool(getattr(module, "SIMULTANEOUS_TURNS", False))
         self.MOVE_SCHEMA = getattr(module, "MOVE_SCHEMA", None)
+        self.VIEW_SCHEMA = getattr(module, "VIEW_SCHEMA", None)
         self._ai: ModuleType | None = None
 
     def __repr__(self) -> str:

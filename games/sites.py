@@ -64,6 +64,9 @@ class GameSite:
     # (an AI seat's name). Views are cached for every language; this runs where one is drawn.
     # None: the engine's view as it is.
     shown_view: Callable[[dict, list], dict] | None = None
+    # The JSON Schema of what shown_view gives, from the engine's VIEW_SCHEMA (the fields it
+    # adds). None: shown_view adds no field, the engine's schema holds.
+    shown_view_schema: Callable[[dict], dict] | None = None
     # A check that a view can be drawn (raises if not); run on the write path before commit.
     check_view: Callable[[dict], Any] | None = None
     # The regions of the live page (games.regions.Region, in page order), which the board
@@ -85,6 +88,13 @@ class GameSite:
     @property
     def title(self) -> str:
         return self.engine.TITLE
+
+    def view_schema(self) -> dict | None:
+        """The JSON Schema of the view a reader is shown (None: the engine declares none)."""
+        schema = self.engine.VIEW_SCHEMA
+        if schema is None or self.shown_view_schema is None:
+            return schema
+        return self.shown_view_schema(schema)
 
     def label_for_turn(self, view: dict) -> str:
         return self.turn_label(view) if self.turn_label else _("A new turn")

@@ -29,6 +29,14 @@ def shown_view(view: Mapping, seats: Iterable) -> Mapping:
             LOGGED_NAMES: {p.get("seat"): str(p.get("name")) for p in players}}
 
 
+def shown_view_schema(schema: dict) -> dict:
+    """The engine's VIEW_SCHEMA with the field ``shown_view`` may add (GameSite.shown_view_schema)."""
+    logged = {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": {"type": "string"},
+              "description": "present when an AI seat's shown name differs from the log's: each seat's name "
+                             "as the log writes it, by seat"}
+    return {**schema, "properties": {**schema["properties"], LOGGED_NAMES: logged}}
+
+
 def logged_names(view: Mapping) -> dict:
     """Each seat's name as the engine's log writes it."""
     return view.get(LOGGED_NAMES) or {p.get("seat"): str(p.get("name")) for p in view.get("players") or []}

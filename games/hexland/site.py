@@ -56,6 +56,7 @@ SITE = GameSite(
     regions=REGIONS,
     check_view=_check_board_draws,
     shown_view=names.shown_view,
+    shown_view_schema=names.shown_view_schema,
     rated=True,
     standin_after_timeouts=2,
     standin_level="medium",

@@ -16,7 +16,7 @@ from games.hexland.engine.board import RES_INDEX
 from games.hexland.engine.rules import (
     MOVE_TYPES, actors, apply, legal_moves, timeout_move, timer_kind, victory_points,
 )
-from games.hexland.engine.schema import MOVE_SCHEMA
+from games.hexland.engine.schema import MOVE_SCHEMA, VIEW_SCHEMA
 from games.hexland.engine.state import MAIN, OVER, PHASES, TRADE, State, new_state
 from games.hexland.engine.view import view
 

@@ -21,7 +21,7 @@ from .board import (
     potential,
     score_board,
 )
-from .schema import MOVE_SCHEMA
+from .schema import MOVE_SCHEMA, VIEW_SCHEMA
 from .rules import (
     KIND,
     TITLE,

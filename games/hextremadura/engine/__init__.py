@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.protocol import IllegalMove
 
 from . import rules
-from .schema import MOVE_SCHEMA
+from .schema import MOVE_SCHEMA, VIEW_SCHEMA
 from .rules import MAX_SCORE, State, face_choices, legal_cells
 from .tiles import TILES
 from .view import build_view

@@ -142,6 +142,7 @@ def components() -> dict:
         "Left": {"type": "object", "properties": {"left": {"const": True}}, "required": ["left"],
                  "additionalProperties": False},
         **league_components(),
+        **invitation_components(),
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from games import selectors, state_store
-from games.models import Game, Rating, Seat
+from games.hextension.engine import KIND as LEAGUE_GAME  # leagues play Hextension seasons
+from games.models import Game, Invitation, Rating, Seat
 from games.sites import get_site
 
 # The platform's statuses as the API names them: three, as the contract says. A paused league
@@ -58,7 +59,8 @@ def current_version(game_id: int) -> int | None:
 def events_of(user) -> list[dict]:
     """The user's pending events, oldest first: a game of theirs that has started (gameStart,
     for a game they have not yet moved in is not told apart: every active game is announced),
-    each game waiting for their move (yourTurn), and nothing else. A stream sends these first."""
+    each game waiting for their move (yourTurn), then each invitation waiting for their answer
+    (invitation). A stream sends these first."""
     events = []
     seats = dict(Seat.objects.filter(user=user, resigned_at__isnull=True).values_list("game_id", "index"))
     games = Game.objects.filter(pk__in=seats, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED]).order_by("started_at", "pk")
@@ -66,7 +68,30 @@ def events_of(user) -> list[dict]:
         events.append(game_event("gameStart", game))
         if game.status == Game.Status.ACTIVE and seats[game.pk] in game.awaiting:
             events.append(game_event("yourTurn", game))
+    events.extend(invitation_event(invitation) for invitation in selectors.invitations_for(user))
     return events
+
+
+def invitation_target(invitation: Invitation) -> dict:
+    """What an invitation is to: ``{"game": {...}}`` or ``{"league": {...}}``."""
+    if invitation.game_id is not None:
+        game = invitation.game
+        return {"game": {"id": game.pk, "game": game.kind, "version": game.version, "title": str(game)}}
+    league = invitation.league
+    return {"league": {"id": league.pk, "name": league.name, "game": LEAGUE_GAME}}
+
+
+def invitation_json(invitation: Invitation) -> dict:
+    """An invitation as GET /invitations lists it."""
+    return {"id": invitation.pk, "status": invitation.status, **invitation_target(invitation),
+            "from": invitation.invited_by.username, "from_bot": invitation.invited_by.is_bot,
+            "to": invitation.invited.username, "created": invitation.created_at.isoformat()}
+
+
+def invitation_event(invitation: Invitation) -> dict:
+    """The events stream's line for an invitation waiting for the user's answer."""
+    return {"type": "invitation", "id": invitation.pk, **invitation_target(invitation),
+            "from": invitation.invited_by.username}
 
 
 def game_event(kind: str, game: Game) -> dict:

@@ -8,7 +8,8 @@ the game on the sockets' own threads (``games.consumers.in_live_threads``) when 
   one was being read is covered by the next read: skipped, never reordered), then
   ``gameFinish``. With ``since``, nothing up to version V is sent again.
 - ``GET /api/v1/stream/events``: the user's pending events first (``api.selectors.events_of``),
-  then ``gameStart``, ``yourTurn`` and ``gameFinish`` as their games change.
+  then ``gameStart``, ``yourTurn`` and ``gameFinish`` as their games change, and ``invitation``
+  when one is sent to them (announced to the user's own group, ``games.realtime``).
 
 Both send a blank line every ``KEEPALIVE_SECONDS``; on the same beat they check that the token
 still works (a revoked token ends its streams within that time) and, every
@@ -35,6 +36,7 @@ from api.bearer import bearer_for_secret
 from api.http import Problem, bearer_secret, check_scope, problem_response
 from api.models import Scope
 from games import presence, realtime
+from games import selectors as games_selectors
 from games.consumers import in_live_threads
 from games.errors import GameError
 from games.models import Game, Seat
@@ -282,8 +284,17 @@ class EventStream(_Stream):
     # Also how soon a game the user joined since is followed: one small read a beat.
     stale_check_seconds = 0.0
 
+    # How often invitations are read again, should an announcement to the user have been lost.
+    invitation_check_seconds = STALE_CHECK_SECONDS
+
     async def started(self) -> None:
         self.known: dict[int, tuple] = {}
+        self.invitations_sent: set[int] = set()
+        self.invitations_read_at = time.monotonic()
+        # Joined before the first read: an invitation sent after it is announced to this stream.
+        user_group = realtime.user_group_name(self.user.pk)
+        await self.channel_layer.group_add(user_group, self.channel_name)
+        self.groups_joined.add(user_group)
         first, game_ids = await self._pending()
         for game_id in game_ids:
             await self.join(game_id)
@@ -291,7 +302,25 @@ class EventStream(_Stream):
 
     @in_live_threads
     def _pending(self) -> tuple[list[bytes], list[int]]:
-        return [line(event) for event in api_selectors.events_of(self.user)], self._watch_list()
+        events = api_selectors.events_of(self.user)
+        self.invitations_sent.update(event["id"] for event in events if event["type"] == "invitation")
+        return [line(event) for event in events], self._watch_list()
+
+    async def user_invitation(self, event) -> None:
+        """An invitation was sent to the user (``games.realtime.announce_invitation``)."""
+        await self.send_lines(await self._new_invitations())
+
+    @in_live_threads
+    def _new_invitations(self) -> list[bytes]:
+        """Invitations waiting for the user's answer not yet sent on this stream (one from a
+        player they blocked never is: ``games.selectors.invitations_for``)."""
+        self.invitations_read_at = time.monotonic()
+        lines = []
+        for invitation in games_selectors.invitations_for(self.user):
+            if invitation.pk not in self.invitations_sent:
+                self.invitations_sent.add(invitation.pk)
+                lines.append(line(api_selectors.invitation_event(invitation)))
+        return lines
 
     def _watch_list(self) -> list[int]:
         """The user's games that may still change, each remembered as it is now."""
@@ -308,6 +337,8 @@ class EventStream(_Stream):
         await self.send_lines(await self._changes())
         for game_id in await self._new_games():
             await self.join(game_id)
+        if time.monotonic() - self.invitations_read_at >= self.invitation_check_seconds:
+            await self.send_lines(await self._new_invitations())
 
     @in_live_threads
     def _new_games(self) -> list[int]:

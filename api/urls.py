@@ -3,6 +3,7 @@ from django.urls import path, re_path
 from api import pages
 from api import views  # noqa: F401  (declares the operations)
 from api import leagues  # noqa: F401,E402  (the league operations, listed after the games')
+from api import invitations  # noqa: F401,E402  (the invitation operations)
 from api.http import OPERATIONS, no_such_endpoint, urlpatterns_for
 
 urlpatterns = [

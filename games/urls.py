@@ -1,7 +1,7 @@
 """The platform's pages, and each game's own pages under /games/<kind>/ (from its site)."""
 from django.urls import include, path
 
-from games import chat_views, seat_views, views
+from games import chat_views, invitation_views, seat_views, views
 from games.sites import offered_sites
 
 urlpatterns = [
@@ -24,6 +24,10 @@ urlpatterns = [
     path("<int:game_id>/chat/", chat_views.game_chat, name="game_chat"),
     path("<int:game_id>/replay/", views.game_replay, name="game_replay"),
     path("join/<str:token>/", views.game_join, name="game_join"),
+    path("<int:game_id>/invite/", invitation_views.invite, name="game_invite"),
+    path("invitations/<int:invitation_id>/accept/", invitation_views.accept, name="invitation_accept"),
+    path("invitations/<int:invitation_id>/decline/", invitation_views.decline, name="invitation_decline"),
+    path("invitations/<int:invitation_id>/cancel/", invitation_views.cancel, name="invitation_cancel"),
     path("leagues/", include("games.leagues.urls")),
     *[path(f"{site.kind}/", include(site.urls)) for site in offered_sites() if site.urls],
 ]

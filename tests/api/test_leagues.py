@@ -366,3 +366,28 @@ def test_the_document_describes_the_league_operations():
         "type": "integer", "minimum": 1, "maximum": 336, "default": 72}
     for name in ("League", "LeaguePage", "Season", "Standings", "StandingRow", "Entries", "Entry", "Announcement"):
         assert name in document["components"]["schemas"]
+
+
+def test_a_running_seasons_answers_and_exports_never_show_an_open_rounds_placements(orga, make_user):
+    from tests.support.factories import hextension_place
+
+    league, game = running(orga, make_user)
+    ana, bo = (type(orga).objects.get(username=name) for name in ("ana", "bo"))
+    placed = hextension_place(game, ana, 0)  # bo has not placed: the round stays open
+    readers = {"bo": client_of(bo, scopes=(Scope.READ,)), "stranger": client_of(make_user("stranger"), scopes=(Scope.READ,)),
+               "orga": client_of(orga)}
+
+    def seen(client) -> str:
+        return "\n".join(client.get(f"/leagues/{league.pk}{path}").content.decode()
+                         for path in ("", "/seasons/1", "/entries", "/standings.csv", "/boards.csv"))
+
+    def ana_rows(client) -> set[tuple[str, str]]:
+        rows = csv_rows(client.get(f"/leagues/{league.pk}/boards.csv").content.decode())[1:]
+        return {(cell, tile) for _game, player, cell, tile in rows if player == "ana"}
+
+    for name, client in readers.items():
+        assert ana_rows(client) == set(), name
+        text = seen(client)
+        assert not any(f'"{tile}": "{cell}"' in text or f'"{cell}": "{tile}"' in text for tile, cell in placed.items())
+    hextension_place(game, bo, 1)  # the round closes: its boards are everyone's to see (the positive control)
+    assert ana_rows(readers["stranger"]) == {(cell, tile) for tile, cell in placed.items()}

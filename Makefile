@@ -23,7 +23,7 @@ WORKERS ?= 1
 SOCKETS ?= 1
 export HEXSITE_HOST HEXSITE_PORT WEB SOCKETS
 
-.PHONY: run test test-fast install catalogues messages migrate superuser bench load lighthouse lighthouse-live clean
+.PHONY: run test test-fast install catalogues messages migrate superuser bench bench-api load lighthouse lighthouse-live clean
 
 install: $(VENV)/.installed node_modules/.installed catalogues
 
@@ -89,7 +89,7 @@ superuser: install
 
 bench: install
 	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
-	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do case $$b in benchmarks/load.py|benchmarks/live_swaps.py|benchmarks/lighthouse.py|benchmarks/lighthouse_live.py) continue;; esac; echo "== $$b"; $(PY) $$b || exit 1; done'
+	$(WITH_SERVICES) bash -c 'for b in benchmarks/*.py; do case $$b in benchmarks/load.py|benchmarks/api_streams.py|benchmarks/live_swaps.py|benchmarks/lighthouse.py|benchmarks/lighthouse_live.py) continue;; esac; echo "== $$b"; $(PY) $$b || exit 1; done'
 
 # The load harness: starts the site like `make run WEB=2 WORKERS=2` (on a throw-away database),
 # drives it with HTTP and WebSocket clients for about 3 minutes, prints the figures and checks.
@@ -98,6 +98,15 @@ load: install
 	@mkdir -p var
 	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(WITH_SERVICES) $(PY) benchmarks/load.py --web $(WEB_LOAD) --workers $(WORKERS_LOAD) $(LOAD_ARGS)
+
+# The API's costs beside the pages' (benchmarks/api_streams.py): a stream's delay beside a
+# WebSocket push's, a move's CPU through the API beside the page's, 500 streams on one socket
+# process while games play; starts its own site on a throw-away database (about 2 minutes).
+# BENCH_API_ARGS passes options (`python benchmarks/api_streams.py --help`).
+bench-api: install
+	@mkdir -p var
+	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(WITH_SERVICES) $(PY) benchmarks/api_streams.py $(BENCH_API_ARGS)
 
 # Lighthouse over the main pages of the site `make run` serves (same HEXSITE_PORT, same checkout).
 lighthouse: install

@@ -306,6 +306,13 @@ class EventStream(_Stream):
         self.invitations_sent.update(event["id"] for event in events if event["type"] == "invitation")
         return [line(event) for event in events], self._watch_list()
 
+    async def user_seated(self, event) -> None:
+        """The user took a seat (``games.realtime.announce_seat_taken``): follow the game now."""
+        lines, game_ids = await self._new_games()
+        for game_id in game_ids:
+            await self.join(game_id)
+        await self.send_lines(lines)
+
     async def user_invitation(self, event) -> None:
         """An invitation was sent to the user (``games.realtime.announce_invitation``)."""
         await self.send_lines(await self._new_invitations())
@@ -335,15 +342,27 @@ class EventStream(_Stream):
 
     async def check_again(self) -> None:
         await self.send_lines(await self._changes())
-        for game_id in await self._new_games():
+        lines, game_ids = await self._new_games()
+        for game_id in game_ids:
             await self.join(game_id)
+        await self.send_lines(lines)
         if time.monotonic() - self.invitations_read_at >= self.invitation_check_seconds:
             await self.send_lines(await self._new_invitations())
 
     @in_live_threads
-    def _new_games(self) -> list[int]:
+    def _new_games(self) -> tuple[list[bytes], list[int]]:
+        """Games the user took a seat in since the stream opened, followed from now on. One that
+        has already started (their seat was its last: a link, an accepted invitation) is told
+        as it would have been, gameStart and yourTurn, else nothing would ever say so."""
         before = set(self.known)
-        return [game_id for game_id in self._watch_list() if game_id not in before]
+        new = [game_id for game_id in self._watch_list() if game_id not in before]
+        lines = []
+        started = Game.objects.filter(pk__in=new, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        for game in started.only("id", "kind", "version").order_by("pk"):
+            lines.append(line(api_selectors.game_event("gameStart", game)))
+            if self.known[game.pk][1]:
+                lines.append(line(api_selectors.game_event("yourTurn", game)))
+        return lines, new
 
     @in_live_threads
     def _changes(self) -> list[bytes]:

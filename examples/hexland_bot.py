@@ -2,15 +2,16 @@
 """A small Hexland bot written against hexsite's public API only (the standard library's
 urllib; no project code).
 
-It follows your events (GET /api/v1/stream/events); for each game that starts or waits for
-you it follows the game's stream and, whenever ``to_move`` is true, sends one of
-``legal_moves`` by a simple order of preference: a city, a settlement, the setup's pieces, the
-roll, a discard, the robber onto an opponent who holds cards, a development card, a road, and
-otherwise the end of its turn. It never offers trades and declines those offered. (The site's
+It follows your events (GET /api/v1/stream/events) and accepts each invitation to a
+Hexland room; for each game that starts or waits for you it follows the game's stream and,
+whenever ``to_move`` is true, sends one of ``legal_moves`` by a simple order of preference:
+a city, a settlement, the setup's pieces, the roll, a discard, the robber onto an opponent who
+holds cards, a development card, a road, and otherwise the end of its turn. It never offers trades and declines those offered. (The site's
 hard AI is not offered over the API.)
 
     HEXSITE_TOKEN=hxp_... python examples/hexland_bot.py --url http://127.0.0.1:8000
     # --games N: stop after N games have finished (default: run until stopped)
+    # --no-accept-invitations: leave invitations unanswered (default: accept them)
 
 A token of a bot account needs the scopes read and bot; a person's token read and play.
 """
@@ -41,9 +42,10 @@ def choose(game: dict) -> dict:
     return min(moves, key=wanted)
 
 
-def run(api: Api, games: int | None = None, log=print) -> int:
-    """Play every Hexland game the events stream announces (``hexsite_client.run``)."""
-    return follow_events(api, "hexland", choose, games, log)
+def run(api: Api, games: int | None = None, log=print, accept_invitations: bool = True) -> int:
+    """Play every Hexland game the events stream announces, after accepting each invitation to
+    one (``hexsite_client.run``)."""
+    return follow_events(api, "hexland", choose, games, log, accept_invitations=accept_invitations)
 
 
 if __name__ == "__main__":

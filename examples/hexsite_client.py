@@ -1,7 +1,8 @@
 """What the example bots share: a small client of hexsite's public API (/api/v1, a bearer
 token, JSON and NDJSON streams, over the standard library's urllib; no project code) and the
-loop that follows the user's events and plays each game through its own stream. A bot is a
-``choose(game)`` function over the game's ``legal_moves`` and a call to ``main``."""
+loop that follows the user's events, accepts invitations to its game, and plays each game through
+its own stream. A bot is a ``choose(game)`` function over the game's ``legal_moves`` and a call
+to ``main``."""
 from __future__ import annotations
 
 import argparse
@@ -80,19 +81,47 @@ def play_game(api: Api, game_id: int, choose, log=print) -> dict:
     return last or {}
 
 
-def run(api: Api, kind: str, choose, games: int | None = None, log=print) -> int:
+def accept_invitation(api: Api, event: dict, kind: str, log=print) -> int | None:
+    """Accept an invitation to a game of ``kind`` (or to a league playing it); the id of the game
+    when its seat is ours and it has already started (else its gameStart comes later)."""
+    target = event.get("game") or event.get("league") or {}
+    if target.get("game") != kind:
+        log(f"invitation {event['id']} from {event['from']} left unanswered: not a {kind} game")
+        return None
+    status, answer = api.call("POST", f"/invitations/{event['id']}/accept")
+    if status != 200:  # full, started, cancelled meanwhile: say why and go on
+        log(f"invitation {event['id']} from {event['from']} refused ({status}): {answer.get('detail')}")
+        return None
+    if "league" in event:
+        log(f"entered the league {target['name']} (invited by {event['from']}; entry {answer['entry']})")
+        return None
+    log(f"accepted the invitation of {event['from']} to game {target['id']}")
+    status, game = api.call("GET", f"/games/{target['id']}")
+    return target["id"] if status == 200 and game["status"] == "active" else None
+
+
+def run(api: Api, kind: str, choose, games: int | None = None, log=print, accept_invitations: bool = True) -> int:
     """Play every game of ``kind`` the events stream announces, each in a thread, moving with
-    ``choose(game)``; return after ``games`` games have finished (None: never). The number of
-    games finished."""
+    ``choose(game)``, after accepting each invitation to one (``accept_invitations``); return
+    after ``games`` games have finished (None: never). The number of games finished."""
     playing: dict[int, threading.Thread] = {}
     finished = 0
+
+    def play(game_id: int) -> None:
+        if game_id not in playing or not playing[game_id].is_alive():
+            log(f"playing game {game_id}")
+            playing[game_id] = threading.Thread(target=play_game, args=(api, game_id, choose, log), daemon=True)
+            playing[game_id].start()
+
     for event in api.stream("/stream/events"):
+        if event["type"] == "invitation":
+            started = accept_invitation(api, event, kind, log) if accept_invitations else None
+            if started is not None:
+                play(started)
+            continue
         game_id = event["game"]["id"]
         if event["type"] in ("gameStart", "yourTurn") and event["game"]["game"] == kind:
-            if game_id not in playing or not playing[game_id].is_alive():
-                log(f"playing game {game_id}")
-                playing[game_id] = threading.Thread(target=play_game, args=(api, game_id, choose, log), daemon=True)
-                playing[game_id].start()
+            play(game_id)
         elif event["type"] == "gameFinish":
             finished += 1
             if game_id in playing:
@@ -108,6 +137,8 @@ def main(kind: str, choose, description: str, argv: list[str] | None = None) -> 
     parser.add_argument("--url", default=os.environ.get("HEXSITE_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("HEXSITE_TOKEN"))
     parser.add_argument("--games", type=int, default=None, help="stop after this many games have finished")
+    parser.add_argument("--accept-invitations", action=argparse.BooleanOptionalAction, default=True,
+                        help="accept invitations to a game of ours (or a league) from the events stream (default: yes)")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give a token: --token or HEXSITE_TOKEN")
@@ -121,6 +152,7 @@ def main(kind: str, choose, description: str, argv: list[str] | None = None) -> 
         print(f"the token was refused ({status}): {account.get('detail')}", file=sys.stderr)
         return 1
     print(f"signed in as {account['username']}{' (bot)' if account['bot'] else ''}", flush=True)
-    run(api, kind, choose, args.games, log=lambda text: print(text, flush=True))
+    run(api, kind, choose, args.games, log=lambda text: print(text, flush=True),
+        accept_invitations=args.accept_invitations)
     return 0
 

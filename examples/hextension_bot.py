@@ -2,14 +2,16 @@
 """A small Hextension bot written against hexsite's public API only (the standard library's
 urllib; no project code).
 
-It follows your events (GET /api/v1/stream/events); for each game that starts or waits for
-you it follows the game's stream and, whenever ``to_move`` is true, sends the placement its
-greedy heuristic likes best among ``legal_moves``. The site's strong AI is not offered over the
+It follows your events (GET /api/v1/stream/events) and accepts each invitation to a
+Hextension game or league; for each game that starts or waits for you it follows the game's
+stream and, whenever ``to_move`` is true, sends the placement its greedy heuristic likes best
+among ``legal_moves``. The site's strong AI is not offered over the
 API, so this bot has its own heuristic: the points each line would make, plus half of what each
 line still open could make, in proportion to how full it is.
 
     HEXSITE_TOKEN=hxp_... python examples/hextension_bot.py --url http://127.0.0.1:8000
     # --games N: stop after N games have finished (default: run until stopped)
+    # --no-accept-invitations: leave invitations unanswered (default: accept them)
 
 A token of a bot account needs the scopes read and bot; a person's token read and play.
 """
@@ -52,9 +54,10 @@ def choose(game: dict) -> dict:
                key=lambda move: worth({**board, **{cell: tile for tile, cell in move["placements"].items()}}, lines))
 
 
-def run(api: Api, games: int | None = None, log=print) -> int:
-    """Play every Hextension game the events stream announces (``hexsite_client.run``)."""
-    return follow_events(api, "hextension", choose, games, log)
+def run(api: Api, games: int | None = None, log=print, accept_invitations: bool = True) -> int:
+    """Play every Hextension game the events stream announces, after accepting each invitation to
+    one (``hexsite_client.run``)."""
+    return follow_events(api, "hextension", choose, games, log, accept_invitations=accept_invitations)
 
 
 if __name__ == "__main__":

@@ -146,9 +146,17 @@ def _send_soon(loop: asyncio.AbstractEventLoop, game_id: int, message: dict) -> 
 
 def announce_invitation(user_id: int, invitation_id: int) -> None:
     """An invitation was sent to the user: their open events streams read their invitations."""
-    asyncio.run_coroutine_threadsafe(
-        _group_send(user_group_name(user_id), {"type": "user.invitation", "invitation_id": invitation_id}),
-        _announcer_loop())
+    _announce_to_user(user_id, {"type": "user.invitation", "invitation_id": invitation_id})
+
+
+def announce_seat_taken(user_id: int, game_id: int) -> None:
+    """The user took a seat (an invitation accepted): their open events streams follow the game
+    at once, before it may have started and ended."""
+    _announce_to_user(user_id, {"type": "user.seated", "game_id": game_id})
+
+
+def _announce_to_user(user_id: int, message: dict) -> None:
+    asyncio.run_coroutine_threadsafe(_group_send(user_group_name(user_id), message), _announcer_loop())
 
 
 def announce_chat(game_id: int, message_id: int) -> None:

@@ -164,6 +164,7 @@ def accept(*, invitation_id: int, user) -> Accepted:
             seat = lifecycle.join_game(game_id=invitation.game_id, user=user)
         # After the join: a start it caused has expired the pending invitations, this one included.
         close(invitation, Invitation.Status.ACCEPTED)
+        transaction.on_commit(lambda: realtime.announce_seat_taken(user.pk, invitation.game_id))
     return Accepted(invitation, seat)
 
 

@@ -51,3 +51,22 @@ def test_the_events_stream_sends_pending_invitations_first_then_new_ones(make_us
         await close_db_connections()
 
     run_scenario(scenario)
+
+
+def test_a_game_whose_invitation_is_accepted_meanwhile_is_told_at_once(make_user):
+    host, guest = make_user("host"), make_user("guest")
+    game = services.create_game(kind="toy", config={"players": 2, "target": 15}, created_by=host)
+    secret = secret_of(guest)
+
+    async def scenario():
+        reader = Reader(stream_request("/api/v1/stream/events", secret))
+        assert (await reader.start())["status"] == 200
+        invitation = await sync_to_async(invitations.invite_to_game)(game_id=game.pk, by_user=host, username="guest")
+        assert (await reader.line())["id"] == invitation.pk
+        await sync_to_async(invitations.accept)(invitation_id=invitation.pk, user=guest)  # the last seat: it starts
+        started = await reader.line(timeout=3)  # long before a beat would have found it
+        assert started == {"type": "gameStart", "game": {"id": game.pk, "game": "toy", "version": 0}}
+        await reader.close()
+        await close_db_connections()
+
+    run_scenario(scenario)

@@ -53,6 +53,8 @@ class ApplicationForm(forms.ModelForm):
 
 class ApplicationAdmin(SiteAdminMixin, admin.ModelAdmin):
     form = ApplicationForm
+    # Kept hashed; never shown, searched or filtered on, but on the form that adds the app.
+    secret_fields = ("client_secret",)
     list_display = ("name", "client_id", "client_type", "user", "created")
     list_filter = ("client_type",)
     search_fields = ("name", "client_id", "user__username")
@@ -64,6 +66,14 @@ class ApplicationAdmin(SiteAdminMixin, admin.ModelAdmin):
         if obj is None:  # the new secret, to copy before it is saved hashed
             return ["name", "client_type", "client_id", "client_secret", "redirect_uris", "user"]
         return ["name", "client_type", "client_id", "redirect_uris", "user", "created", "updated"]
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            return [(None, {"fields": self.get_fields(request, obj)})]
+        return super().get_fieldsets(request, obj)
+
+    def get_exclude(self, request, obj=None):
+        return [name for name in super().get_exclude(request, obj) if obj is not None or name != "client_secret"]
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else list(self.readonly_fields)

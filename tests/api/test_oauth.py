@@ -124,7 +124,7 @@ def test_the_whole_pkce_flow_consent_code_token_api_and_refresh(make_user):
     assert "form-action 'self' http://127.0.0.1:8765" in csp and "'unsafe-inline'" not in csp
 
     given = answer_consent(browser, url, allow=True)
-    assert given["state"] == "st-42" and given["code"]
+    assert given["state"] == "st-42" and given["code"] and given["iss"] == "http://testserver"  # RFC 9207
     status, body = exchange(app, given["code"], verifier)
     assert status == 200, body
     assert body["token_type"] == "Bearer" and body["scope"] == "read play"
@@ -349,6 +349,7 @@ def test_staff_register_an_app_in_the_admin_with_safe_redirects_only(make_user, 
     add = reverse("admin:oauth2_provider_application_add")
     form = {"name": "Lobby Watcher", "client_type": "public", "client_id": "lobby-watcher", "client_secret": "",
             "redirect_uris": "http://evil.example/cb", "user": ""}
+    assert 'name="client_secret"' in browser.get(add).content.decode()  # a new secret, to copy before it is hashed
     refused = browser.post(add, form)
     assert refused.status_code == 200 and "use https" in refused.content.decode()
     assert browser.post(add, {**form, "redirect_uris": f"https://watcher.example/cb {REDIRECT}"}).status_code == 302

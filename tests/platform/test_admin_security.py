@@ -37,6 +37,7 @@ from games.models import ChatMessage, Game, MoveEvent, Rating, RatingChange, Sea
 from moderation import services as moderation
 from hexsite.dbroles import roles_split
 from moderation.models import Block, Flag, ModerationRecord, Report, Sanction
+from oauth2_provider.models import AccessToken, Application, Grant, IDToken, RefreshToken
 from tests.support.roles import PERMISSION_DENIED, app_refusal
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +63,23 @@ class World:
     league: League
     other_league: League
     puzzle: DailyPuzzle
+    app: Application | None = None  # an app Ana allowed, with a token, a refresh token, a code and an ID token
+
+
+def allowed_app(user) -> Application:
+    """An OAuth2 app ``user`` allowed (api/oauth.py), with one row of each of its token models."""
+    app = Application.objects.create(name="Hex Helper", user=user, client_type=Application.CLIENT_CONFIDENTIAL,
+                                     authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+                                     redirect_uris="https://helper.example/cb", client_secret="app-secret-0123456789")
+    soon = timezone.now() + timedelta(hours=1)
+    access = AccessToken.objects.create(user=user, application=app, token="hxa_access-token-0123456789",
+                                        expires=soon, scope="read play")
+    RefreshToken.objects.create(user=user, application=app, access_token=access, token="hxr_refresh-token-0123456789")
+    Grant.objects.create(user=user, application=app, code="grant-code-0123456789", expires=soon,
+                         redirect_uri="https://helper.example/cb", scope="read", code_challenge="challenge-0123456789",
+                         code_challenge_method="S256")
+    IDToken.objects.create(user=user, application=app, expires=soon, scope="read")
+    return app
 
 
 def new_league(organiser, **fields) -> League:
@@ -129,9 +147,10 @@ def world(make_user, django_user_model, client, settings) -> World:
     Flag.objects.create(user=bo, other_user=ana, kind=Flag.Kind.PLACEMENT_MATCH, evidence={"summary": "9 of 10"})
     EmailAddress.objects.create(user=ana, email="ana@example.com", primary=True, verified=True)
     Group.objects.create(name="moderators").user_set.add(organiser)
+    app = allowed_app(ana)
     client.force_login(root)
     return World(root, ana, bo, organiser, races, public_finished, private_finished, open_round, submission,
-                 league, other_league, DailyPuzzle.objects.get(date=daily.today()))
+                 league, other_league, DailyPuzzle.objects.get(date=daily.today()), app)
 
 
 def changelist_url(model) -> str:
@@ -227,6 +246,13 @@ def _attacks(w: World):
         (ModerationRecord, "details__has_key", "days", "nothing"),
         (Block, "blocked__seats__game__seed__gte", race.seed, race.seed + 1),
         (Flag, "other_user__password__startswith", w.ana.password[:8], "bcrypt$$"),
+        (Application, "client_secret__startswith", w.app.client_secret[:8], "bcrypt$$"),
+        (Application, "user__password__startswith", w.ana.password[:8], "bcrypt$$"),
+        (AccessToken, "token_checksum__startswith", AccessToken.objects.get().token_checksum[:3], "~~~"),
+        (AccessToken, "user__created_games__seed__gte", race.seed, race.seed + 1),
+        (RefreshToken, "token_checksum__startswith", RefreshToken.objects.get().token_checksum[:3], "~~~"),
+        (Grant, "code__startswith", "grant-", "~~~"),
+        (IDToken, "user__password__startswith", w.ana.password[:8], "bcrypt$$"),
     ]
 
 
@@ -317,6 +343,11 @@ def test_searching_a_secret_finds_what_a_wrong_guess_finds(world, client):
 def test_no_page_shows_a_seed_or_an_invite_token(world, client):
     secrets = [str(g.seed) for g in Game.objects.all()] + [g.invite_token for g in Game.objects.all()]
     secrets += [world.league.invite_token, world.other_league.invite_token, str(world.puzzle.seed)]
+    # An app's secret (kept hashed), its tokens' checksums and its code.
+    secrets += [world.app.client_secret, "grant-code-0123456789", "challenge-0123456789", "hxa_access-token-0123456789",
+                "hxr_refresh-token-0123456789",
+                *AccessToken.objects.values_list("token_checksum", flat=True),
+                *RefreshToken.objects.values_list("token_checksum", flat=True)]
     for model in admin.site._registry:
         objects = model._default_manager.all()[:5]
         pages = [client.get(changelist_url(model)), *(client.get(change_url(obj)) for obj in objects)]

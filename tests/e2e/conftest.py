@@ -1,12 +1,14 @@
 """Browser tests: Playwright driving Debian's Chromium, installed here when missing."""
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 import threading
 import traceback
+from pathlib import Path
 
 import pytest
 
@@ -17,13 +19,24 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 
 
 def ensure_chromium() -> None:
+    """Install Debian's Chromium when missing. The pytest-xdist workers all ask at once: one
+    installs while the others wait on a file lock (and apt-get waits on dpkg's own lock for any
+    other apt-get on the machine) instead of failing on it."""
     if os.path.exists(CHROMIUM):
         return
     if shutil.which("apt-get") is None:
         pytest.fail("Chromium is missing and apt-get is not available to install it.")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update"], check=True, env=env, stdout=subprocess.DEVNULL)
-    subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env, stdout=subprocess.DEVNULL)
+    lock_path = Path(os.environ.get("HEXSITE_VAR_DIR") or Path(__file__).resolve().parents[2] / "var") / "chromium-install.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(CHROMIUM):  # another worker installed it meanwhile
+            return
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        wait_for_dpkg = ["-o", "DPkg::Lock::Timeout=600"]
+        subprocess.run(["apt-get", *wait_for_dpkg, "update"], check=True, env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", *wait_for_dpkg, "install", "-y", "chromium"], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
 
 
 @pytest.fixture(scope="session")

@@ -58,7 +58,7 @@ def test_two_people_and_two_ai_play_a_room_to_the_end(live_server, browser, cele
     ana.get_by_label("Seats:").select_option("4")
     ana.get_by_label("Seat 3:").select_option("easy")
     ana.get_by_label("Seat 4:").select_option("easy")
-    ana.get_by_label("Points to win:").fill("4")
+    ana.get_by_label("Points to win:").fill("3")  # the fewest: a whole game, soon over
     ana.get_by_role("button", name="Create the room").click()
     ana.wait_for_url(re.compile(r"/games/\d+/$"))
     game_url = ana.url

@@ -1,4 +1,5 @@
-"""The BOT badge after a player's name: ``{{ user.public_name }}{{ user|bot_badge }}``."""
+"""The BOT badge after a player's name: ``{{ user.public_name }}{{ user|bot_badge }}``, or
+``{{ row.bot|bot_badge }}`` where a drawing keeps only whether the seat is a bot's."""
 from django import template
 from django.utils.html import format_html
 from django.utils.translation import pgettext
@@ -8,7 +9,7 @@ register = template.Library()
 
 @register.filter
 def bot_badge(user) -> str:
-    if not getattr(user, "is_bot", False):
+    if not (user if isinstance(user, bool) else getattr(user, "is_bot", False)):
         return ""
     return format_html(' <span class="badge bot-badge" title="{}">{}</span>',
                        pgettext("badge title", "A bot: a program playing through the API"),

@@ -68,8 +68,8 @@ def standings_rows(players: Iterable[Mapping]) -> SafeString:
     language = translation.get_language()
     parts = []
     for row in players:
-        key = ("standings", language, row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["potential"],
-               row["nmr"], bool(row["out"]))
+        key = ("standings", language, row["seat"], row["rank"], row["name"], bool(row.get("bot")), bool(row["is_you"]),
+               row["score"], row["potential"], row["nmr"], bool(row["out"]))
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_standings_row.html", row)))
     return mark_safe("".join(parts))
 
@@ -79,8 +79,8 @@ def result_rows(players: Iterable[Mapping]) -> SafeString:
     language = translation.get_language()
     parts = []
     for row in players:
-        key = ("results", language, row["seat"], row["rank"], row["name"], bool(row["is_you"]), row["score"], row["nmr"], bool(row["out"]),
-               row["ai_score"], row["best_score"])
+        key = ("results", language, row["seat"], row["rank"], row["name"], bool(row.get("bot")), bool(row["is_you"]),
+               row["score"], row["nmr"], bool(row["out"]), row["ai_score"], row["best_score"])
         parts.append(_rows.get(key, lambda row=row: _draw("hextension/_result_row.html", row)))
     return mark_safe("".join(parts))
 

@@ -92,6 +92,11 @@ def _names(seats: Iterable[Any]) -> dict[int, str]:
     return {seat.index: seat.label for seat in seats or ()}
 
 
+def _bots(seats: Iterable[Any]) -> set[int]:
+    """The seats a bot account plays (their names carry the BOT badge)."""
+    return {seat.index for seat in seats or () if getattr(seat, "user_id", None) and getattr(seat.user, "is_bot", False)}
+
+
 def _seat_name(index: int) -> str:
     """A seat without a player's name."""
     return _("Seat %(number)s") % {"number": index + 1}
@@ -152,7 +157,7 @@ def _line_counts(seat_view: Mapping) -> dict:
 def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = None) -> list[dict]:
     """One row per seat, in standings order: by score (while the game runs, then by the most the
     board can still make), seats that are out below the rest."""
-    names = _names(seats)
+    names, bots = _names(seats), _bots(seats)
     over = bool(view.get("over"))
     rows = []
     for seat_view in view.get("seats", []):
@@ -161,6 +166,7 @@ def player_rows(view: Mapping, seats: Iterable[Any], analysis: Mapping | None = 
         rows.append({
             "seat": index,
             "name": name,
+            "bot": index in bots,
             "score": seat_view["score"],
             "potential": seat_view.get("potential", seat_view["score"]),
             "nmr": seat_view["nmr"],

@@ -264,7 +264,7 @@ def pytest_collection_modifyitems(config, items):
         if _shares_a_module_fixture(item):
             assert item.get_closest_marker("e2e") is None, f"{item.nodeid}: a browser test in an xdist group"
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-            if config.getvalue("loadgroup"):
+            if getattr(config.option, "loadgroup", False):  # set by pytest-xdist under --dist loadgroup only
                 _name_the_group(item, item.module.__name__)
 
 

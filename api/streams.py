@@ -226,6 +226,9 @@ class GameStream(_Stream):
             if since is not None and not (since.isdigit() and len(since) < 16):
                 return problem_response(400, _("since must be a whole number of at least 0."))
         self.sent_version = int(since) if since is not None else -1
+        # What of the game beside its version the last line showed (shape_of); resuming, the
+        # reader has seen version ``since`` as it is.
+        self.sent_shape = RESUMED if since is not None else None
         return await self._may_watch()
 
     @in_live_threads
@@ -243,7 +246,9 @@ class GameStream(_Stream):
 
     async def game_version(self, event) -> None:
         version = event.get("version")
-        if isinstance(version, int) and version <= self.sent_version:
+        # An announcement of the version already sent may still say more: a game starts, is
+        # paused or is cancelled without a move, so the version stays.
+        if isinstance(version, int) and version < self.sent_version:
             return
         await self.send_lines(await self._lines("gameState"))
 
@@ -268,16 +273,29 @@ def game_lines(stream, kind: str) -> list[bytes]:
     except GameError:  # the game went private, or is gone: nothing more to show
         stream.ended = True
         return []
-    if game.version <= stream.sent_version and game.status not in (Game.Status.FINISHED, Game.Status.CANCELLED):
+    shape = shape_of(game)
+    if stream.sent_shape is RESUMED and game.version == stream.sent_version:
+        stream.sent_shape = shape
+    if (game.version < stream.sent_version or (game.version == stream.sent_version and shape == stream.sent_shape)) \
+            and game.status not in (Game.Status.FINISHED, Game.Status.CANCELLED):
         return []
     body = api_selectors.game_state(game, stream.user)
-    stream.sent_version = game.version
+    stream.sent_version, stream.sent_shape = game.version, shape
     lines = [line({"type": kind, **body})] if kind == "gameFull" or game.status not in (
         Game.Status.FINISHED, Game.Status.CANCELLED) else []
     if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
         lines.append(line({"type": "gameFinish", **body}))
         stream.ended = True
     return lines
+
+
+RESUMED = object()
+
+
+def shape_of(game: Game) -> tuple:
+    """What a game's answer may change by without a new version: its status (a game starts,
+    pauses, is cancelled), who is awaited and the seats taken (a player joins or leaves)."""
+    return (game.status, tuple(game.awaiting or ()), game.seats.filter(user__isnull=False).count())
 
 
 class EventStream(_Stream):

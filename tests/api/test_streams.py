@@ -13,6 +13,7 @@ from channels.testing import ApplicationCommunicator
 from api import streams, tokens
 from api.models import ALL_SCOPES
 from games import services, state_store
+from games.models import Game
 from games.sites import get_engine
 from hexsite.asgi import application
 from tests.support.factories import toy_game
@@ -117,6 +118,30 @@ def test_since_resumes_without_sending_again_what_was_seen(make_user):
                                                   move={"type": "add", "n": 1}, expected_version=0)
         line = await reader.line()
         assert line["type"] == "gameState" and line["version"] == 1  # no gameFull of version 0 again
+        await reader.close()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
+def test_a_stream_opened_before_the_start_sends_the_start_and_the_seat_that_joined(make_user):
+    """A game's start changes its status, not its version: the stream still says so."""
+    ana, bo = make_user(), make_user()
+    game = services.create_game(kind="toy", config={"players": 2, "target": 6}, created_by=ana)
+    secret = secret_of(ana)
+
+    async def scenario():
+        reader = Reader(stream_request(f"/api/v1/games/{game.pk}/stream", secret))
+        assert (await reader.start())["status"] == 200
+        full = await reader.line()
+        assert full["type"] == "gameFull" and full["status"] == "open" and full["to_move"] is False
+        await sync_to_async(services.join_game)(game_id=game.pk, user=bo)  # the last seat: it starts
+        state = await reader.line()
+        while state["status"] == "open":  # the join, announced on its own, may come first
+            state = await reader.line()
+        assert state["type"] == "gameState" and state["status"] == "active" and state["version"] == full["version"]
+        started = await sync_to_async(Game.objects.get)(pk=game.pk)
+        assert state["to_move"] is (0 in started.awaiting) and bool(state["legal_moves"]) is state["to_move"]
         await reader.close()
         await close_db_connections()
 

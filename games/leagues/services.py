@@ -157,6 +157,20 @@ def accept_invitation(invitation_id: int, user) -> LeagueEntry:
 invitations.register_league_acceptor(accept_invitation)
 
 
+def pending_invitations(league: League) -> list[Invitation]:
+    """The league's invitations waiting for an answer, oldest first (its organiser page's list)."""
+    return list(Invitation.objects.filter(league=league, status=Invitation.Status.PENDING)
+                .select_related("invited", "invited_by").order_by("created_at", "pk"))
+
+
+def cancel_invitation(*, league_id: int, invitation_id: int, by_user) -> Invitation:
+    """Whoever sent one of the league's invitations calls it off (``invitations.cancel``'s rule);
+    an invitation of another league is not found here."""
+    if not Invitation.objects.filter(pk=invitation_id, league_id=league_id).exists():
+        raise GameNotFound(_("There is no such invitation."))
+    return invitations.cancel(invitation_id=invitation_id, by_user=by_user)
+
+
 @transaction.atomic
 def decide_entry(*, league_id: int, entry_id: int, by_user, approve: bool) -> LeagueEntry:
     league = _organised(league_id, by_user)

@@ -14,6 +14,9 @@ urlpatterns = [
     path("<int:league_id>/extend/", views.league_extend, name="league_extend"),
     path("<int:league_id>/replace/", views.league_replace, name="league_replace"),
     path("<int:league_id>/announce/", views.league_announce, name="league_announce"),
+    path("<int:league_id>/invite/", views.league_invite, name="league_invite"),
+    path("<int:league_id>/invitations/<int:invitation_id>/cancel/", views.league_invitation_cancel,
+         name="league_invitation_cancel"),
     path("<int:league_id>/standings.csv", views.league_standings_csv, name="league_standings_csv"),
     path("<int:league_id>/boards.csv", views.league_boards_csv, name="league_boards_csv"),
 ]

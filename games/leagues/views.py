@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.errors import GameError, GameNotFound, NotYourSeat
+from games.forms import InviteForm
 from games.leagues import services as leagues
 from games.leagues import standings
 from games.leagues.forms import AnnouncementForm, ExtendDeadlineForm, LeagueForm, ReplacePlayerForm
@@ -102,7 +103,8 @@ def league_organise(request: HttpRequest, league_id: int) -> HttpResponse:
 
 def _organise_page(request: HttpRequest, league: League, *, status: int = 200, extend_form: ExtendDeadlineForm | None = None,
                    replace_form: ReplacePlayerForm | None = None,
-                   announcement_form: AnnouncementForm | None = None, refusals: dict | None = None) -> HttpResponse:
+                   announcement_form: AnnouncementForm | None = None, invite_form: InviteForm | None = None,
+                   refusals: dict | None = None) -> HttpResponse:
     """The organiser's page, with a refused form (bound, its errors beside its fields) in place of
     the empty one."""
     games = list(league.games.order_by("season_index"))
@@ -118,6 +120,8 @@ def _organise_page(request: HttpRequest, league: League, *, status: int = 200, e
         "extend_forms": extend_forms,
         "announcement_form": announcement_form or AnnouncementForm(),
         "replace_form": replace_form or ReplacePlayerForm(),
+        "invite_form": invite_form or InviteForm(),
+        "invitations": leagues.pending_invitations(league),
         "invite_url": request.build_absolute_uri(f"{reverse('league_enter', args=[league.pk])}?token={league.invite_token}"),
         "refusals": refusals or {},  # a refused action's sentence, by the section it belongs to
     }
@@ -333,6 +337,44 @@ def league_announce(request: HttpRequest, league_id: int) -> HttpResponse:
         return _form_refused(request, league, form, status=error.status, announcement_form=form)
     messages.success(request, _("Your announcement has been posted and sent."))
     return redirect("league_organise", league_id=league_id)
+
+
+@login_required
+@require_POST
+def league_invite(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The organiser invites a player by username; a refusal comes back beside the field, the
+    name typed kept."""
+    league = _organised_league(request, league_id)
+    if isinstance(league, HttpResponse):
+        return league
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, league, form, invite_form=form)
+    name = form.cleaned_data["username"].strip()
+    try:
+        leagues.invite(league_id=league.pk, by_user=request.user, username=name)
+    except GameError as error:
+        form.add_error("username", error.message)
+        return _form_refused(request, league, form, status=error.status, invite_form=form)
+    messages.success(request, _("%(player)s is invited: they see it on their dashboard.") % {"player": name})
+    return redirect(f"{reverse('league_organise', args=[league.pk])}#invitations-title")
+
+
+@login_required
+@require_POST
+def league_invitation_cancel(request: HttpRequest, league_id: int, invitation_id: int) -> HttpResponse:
+    """Cancelling can be undone by inviting again, so it asks nothing first."""
+    league = _organised_league(request, league_id)
+    if isinstance(league, HttpResponse):
+        return league
+    try:
+        cancelled = leagues.cancel_invitation(league_id=league.pk, invitation_id=invitation_id, by_user=request.user)
+    except GameError as error:
+        if request.htmx:
+            return error_response(request, error)
+        return _organise_page(request, league, status=error.status, refusals={"invitations": error.message})
+    messages.success(request, _("The invitation of %(player)s is cancelled.") % {"player": cancelled.invited.username})
+    return redirect(f"{reverse('league_organise', args=[league.pk])}#invitations-title")
 
 
 @require_GET

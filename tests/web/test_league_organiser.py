@@ -47,7 +47,7 @@ def test_the_organiser_gets_one_page_in_sections_and_others_are_refused(client, 
 
     page = client.get(reverse("league_organise", args=[league.pk])).content.decode()
     assert [title for _, title in _sections(page)] == [
-        "Season", "Entries", "Running games", "Players (0)", "Announcements", "Exports"]
+        "Season", "Entries", "Invitations", "Running games", "Players (0)", "Announcements", "Exports"]
     entries = page[page.index('id="entries-title"'):page.index('id="games-title"')]
     assert entries.count('value="approve"') == 3 and "ana" in entries
     assert "1 hour each" in page and "(it needs at least two)" in page

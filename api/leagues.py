@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from api import schemas
+from api import selectors as api_selectors
 from api.http import Call, Problem, game_error_response, operation
 from api.models import Scope
 from api.new_games import _filled
@@ -38,6 +39,8 @@ SEASON = [*ID, {"name": "number", "in": "path", "required": True, "schema": {"ty
                 "description": "the season's number (a league runs one: 1)"}]
 ENTRY = [*ID, {"name": "entry", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
                "description": "the entry's id (GET /leagues/{id}/entries)"}]
+INVITATION = [*ID, {"name": "invitation", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
+                    "description": "the invitation's id (as POST /leagues/{id}/invite answered it)"}]
 PAGE = [{"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
          "description": "the page, from 1 (25 leagues a page); one past the last is empty"}]
 READS = (401, 403, 404)
@@ -340,3 +343,26 @@ def announce(call: Call, id: int):
     league = _run_by(call.user, id)
     announcement = leagues.announce(league_id=league.pk, by_user=call.user, text=call.body["text"])
     return _announcement(Announcement.objects.select_related("author").get(pk=announcement.pk))
+
+
+@_organiser_action("Invite a player by username", "/leagues/{id}/invite", "invitePlayerToLeague",
+                   body=schemas.invite_body(), answer_status=201, answer=schemas.ref("Invitation"),
+                   description="While the league takes entries; a bot account only where the league admits bots. "
+                               "The player sees it on their dashboard and in their events stream, and on accepting "
+                               "enters as the league's entry rules say. At most 20 of your invitations wait for an "
+                               "answer at once.")
+@_refusals_answered
+def invite(call: Call, id: int):
+    league = _run_by(call.user, id)
+    return api_selectors.invitation_json(leagues.invite(league_id=league.pk, by_user=call.user,
+                                                        username=call.body["username"]))
+
+
+@_organiser_action("Cancel an invitation", "/leagues/{id}/invitations/{invitation}/cancel", "cancelLeagueInvitation",
+                   answer=schemas.ref("Invitation"), parameters=INVITATION,
+                   description="One you sent that still waits for an answer.")
+@_refusals_answered
+def cancel_invitation(call: Call, id: int, invitation: int):
+    league = _run_by(call.user, id)
+    return api_selectors.invitation_json(leagues.cancel_invitation(league_id=league.pk, invitation_id=invitation,
+                                                                   by_user=call.user))

@@ -135,6 +135,8 @@ def components() -> dict:
         },
         "Version": {"type": "object", "properties": {"version": VERSION}, "required": ["version"],
                     "additionalProperties": False},
+        "Suggestion": {"type": "object", "properties": {"version": VERSION, "move": ref("Move")},
+                       "required": ["version", "move"], "additionalProperties": False},
         "ChatPosted": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"],
                        "additionalProperties": False},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer", "minimum": 0}}, "required": ["seat"],

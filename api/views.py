@@ -4,7 +4,7 @@ the URLs and the OpenAPI document are made."""
 from __future__ import annotations
 
 from accounts import bots
-from api import limits, new_games, schemas
+from api import limits, new_games, schemas, suggestions
 from api import selectors as api_selectors
 from api.http import Call, game_error_response, operation
 from api.models import Scope
@@ -76,6 +76,24 @@ def play_move(call: Call, id: int):
     except GameError as error:
         return game_error_response(error, lambda: api_selectors.current_version(id))
     return {"version": applied.game.version}
+
+
+@operation("GET", "/games/{id}/suggestion", name="getSuggestion", summary="The site's AI's move for your seat (bots)",
+           scope=Scope.BOT, answer=schemas.ref("Suggestion"), refusals=GAME_REFUSALS, rate=limits.MOVE,
+           parameters=[*ID, {"name": "level", "in": "query", "required": True, "schema": {"type": "string"},
+                             "description": "the AI's level: hextension random, greedy or strong; "
+                                            "hexland easy, medium or hard"}],
+           description="For bot accounts only: a person may not ask the AI for their move. The move the "
+                       "site's own AI of `level` would play for your seat now, chosen from your seat's view "
+                       "alone (exactly one of `legal_moves`), with the `version` it was chosen at. 409 with "
+                       "the current `version` when it is not your move. Counts against the token's moves and "
+                       "actions (the AI thinks on the server: up to about a second).")
+def suggestion(call: Call, id: int):
+    try:
+        found = selectors.game_for_viewer(id, call.user)
+        return suggestions.suggestion(found, call.user, call.request.GET.get("level", ""))
+    except GameError as error:
+        return game_error_response(error, lambda: api_selectors.current_version(id))
 
 
 @operation("POST", "/games/{id}/resign", name="resignGame", summary="Resign (the AI plays your seat on)",

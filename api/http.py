@@ -184,7 +184,8 @@ def read_body(request: HttpRequest, schema: dict) -> Any:
         raise Problem(400, _("The request body could not be read: it must be a JSON object."))
     errors = list(_validator(schema).iter_errors(body))
     if errors:
-        raise Problem(400, move_input.explain(best_match(errors)))
+        # Translators: the subject of a sentence about a refused API request body ("The request body needs the field version.").
+        raise Problem(400, move_input.explain(best_match(errors), subject=_("The request body")))
     return body
 
 

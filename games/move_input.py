@@ -183,7 +183,7 @@ def _validator(schema: dict):
 # --- messages -----------------------------------------------------------------------------
 
 
-def explain(error: ValidationError, words=None) -> str:
+def explain(error: ValidationError, words=None, subject: str | None = None) -> str:
     """A sentence naming the field, from a schema error. Never echoes a long value back.
 
     A schema may give its own sentence for a refusal of its keywords (``errorMessage``, as
@@ -191,8 +191,9 @@ def explain(error: ValidationError, words=None) -> str:
     at least one card to give."). It is the schema's own: a refusal inside it (a key of a
     mapping, an item of a list) uses that part's sentence, or the generic one. The schema's
     sentences are English: ``words`` (the game site's refusals) puts them in the player's
-    language. Field names and values are the move's own, never translated."""
-    field = _field_name(error.absolute_path)
+    language. Field names and values are the move's own, never translated. ``subject`` names the
+    whole object when it is not a move (the API's request bodies)."""
+    field = _field_name(error.absolute_path, subject)
     schema, value = error.schema, error.instance
     keyword = error.validator
     if isinstance(schema.get("errorMessage"), str):
@@ -203,22 +204,24 @@ def explain(error: ValidationError, words=None) -> str:
                                                                    "what": describe(schema)}
     if keyword == "required":
         missing = [name for name in error.validator_value if name not in value]
-        what = _what(error, exclude=missing)
+        what = _what(error, exclude=missing, subject=subject)
         return ngettext("%(what)s needs the field %(fields)s.", "%(what)s needs the fields %(fields)s.",
                         len(missing)) % {"what": what, "fields": _and(missing)}
     if keyword == "additionalProperties":
         extra = sorted(str(key) for key in value if key not in schema.get("properties", {}))
         return ngettext("%(what)s has no field %(fields)s.", "%(what)s has no fields %(fields)s.",
-                        len(extra)) % {"what": _what(error), "fields": _and(_short(key) for key in extra)}
+                        len(extra)) % {"what": _what(error, subject=subject), "fields": _and(_short(key) for key in extra)}
     # Translators: %(field)s names a field of a move as a program writes it ("q", "cards.wood"), or is
     # "The move"; %(what)s says what it must be ("a whole number from 0 to 5", "one of …").
     return _("%(field)s must be %(what)s.") % {"field": field, "what": describe(schema)}
 
 
-def _what(error: ValidationError, exclude=()) -> str:
+def _what(error: ValidationError, exclude=(), subject: str | None = None) -> str:
     """The object an error is about: "A roll move" at the top, else the field's name."""
     if error.absolute_path:
         return _field_name(error.absolute_path)
+    if subject:
+        return subject
     kind = error.instance.get("type")
     if isinstance(kind, str) and "type" not in exclude and len(kind) <= 24:
         # Translators: a move of the type named ("A roll move"); the type is the move's own word, untranslated.
@@ -269,12 +272,12 @@ def describe(schema: dict) -> str:
     return _("of another kind")
 
 
-def _field_name(path) -> str:
+def _field_name(path, subject: str | None = None) -> str:
     name = ""
     for part in path:
         name += f"[{part}]" if isinstance(part, int) else (f".{_short(part, quote=False)}" if name else _short(part, quote=False))
     # Translators: the subject of a sentence about a refused move as a whole ("The move must be …").
-    return name or _("The move")
+    return name or subject or _("The move")
 
 
 def _short(value: Any, quote: bool = True) -> str:

@@ -62,7 +62,7 @@ def test_create_an_open_hexland_room_and_a_solo_game(api):
 
 @pytest.mark.parametrize("body, words", [
     ({"game": "chess", "players": 2, "ai": 1}, "game must be"),
-    ({"game": "hextension", "players": 2}, "needs the field ai"),
+    ({"game": "hextension", "players": 2}, "The request body needs the field ai."),
     ({"game": "hextension", "players": 2, "ai": 2}, "Leave at least one seat for you"),
     ({"game": "hextension", "players": 2, "ai": 1, "vp_to_win": 5}, "hextension has no setting vp_to_win"),
     ({"game": "hextension", "players": 2, "ai": 1, "tiles_per_round": 4}, "tiles_per_round must be"),

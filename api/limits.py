@@ -20,8 +20,10 @@ logger = logging.getLogger(__name__)
 
 # Requests a token may make, by kind: (limit, window seconds). A bot reading a game after each
 # event of a few games at once stays well under; settings (API_RATE_LIMITS) may override each.
-READ, MOVE, CREATE = "read", "move", "create"
-RATES = {READ: (300, 60), MOVE: (120, 60), CREATE: (10, 60)}
+READ, MOVE, CREATE, SUGGEST = "read", "move", "create", "suggest"
+# Suggestions (the site's AI thinking for a bot) as many as moves, counted apart: a bot that asks
+# before each move keeps its whole rate of moves.
+RATES = {READ: (300, 60), MOVE: (120, 60), CREATE: (10, 60), SUGGEST: (120, 60)}
 # The largest body the API reads (a move with its version is well under 2 KB).
 MAX_BODY_BYTES = 16 * 1024
 # Streams one token may hold open: the events stream and a few games'.
@@ -47,7 +49,8 @@ def check_rate(token_key: str, kind: str) -> None:
     if not ratelimit.hit(f"api-{kind}", token_key, limit, window):
         sentences = {READ: _("This token has made too many requests; wait a little."),
                      MOVE: _("This token has sent too many moves and actions; wait a little."),
-                     CREATE: _("This token has opened too many games; wait a little.")}
+                     CREATE: _("This token has opened too many games; wait a little."),
+                     SUGGEST: _("This token has asked the AI for too many moves; wait a little.")}
         raise Refused(429, sentences[kind], retry_after=window)
 
 

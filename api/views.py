@@ -79,7 +79,7 @@ def play_move(call: Call, id: int):
 
 
 @operation("GET", "/games/{id}/suggestion", name="getSuggestion", summary="The site's AI's move for your seat (bots)",
-           scope=Scope.BOT, answer=schemas.ref("Suggestion"), refusals=GAME_REFUSALS, rate=limits.MOVE,
+           scope=Scope.BOT, answer=schemas.ref("Suggestion"), refusals=GAME_REFUSALS, rate=limits.SUGGEST,
            parameters=[*ID, {"name": "level", "in": "query", "required": True, "schema": {"type": "string"},
                              "description": "the AI's level: hextension random, greedy or strong; "
                                             "hexland easy, medium or hard"}],

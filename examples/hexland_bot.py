@@ -4,10 +4,12 @@ urllib; no project code).
 
 It follows your events (GET /api/v1/stream/events) and accepts each invitation to a
 Hexland room; for each game that starts or waits for you it follows the game's stream and,
-whenever ``to_move`` is true, sends one of ``legal_moves`` by a simple order of preference:
-a city, a settlement, the setup's pieces, the roll, a discard, the robber onto an opponent who
-holds cards, a development card, a road, and otherwise the end of its turn. It never offers trades and declines those offered. (The site's
-hard AI is not offered over the API.)
+whenever ``to_move`` is true, sends the move the site's hard AI would make for its seat
+(GET /api/v1/games/{id}/suggestion?level=hard, offered to bot accounts). Where the site does not
+suggest (a person's token, over the rate limit) it sends one of ``legal_moves`` by a simple order
+of preference: a city, a settlement, the setup's pieces, the roll, a discard, the robber onto an
+opponent who holds cards, a development card, a road, and otherwise the end of its turn; that
+order never offers trades and declines those offered.
 
     HEXSITE_TOKEN=hxp_... python examples/hexland_bot.py --url http://127.0.0.1:8000
     # --games N: stop after N games have finished (default: run until stopped)
@@ -23,6 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # hexsite_client.py, beside this file
 from hexsite_client import Api, main  # noqa: E402
 from hexsite_client import run as follow_events  # noqa: E402
+from hexsite_client import suggested  # noqa: E402
+
+LEVEL = "hard"  # the site's AI whose moves this bot plays
 
 
 # Move types, most wanted first; a type not listed is played only when nothing listed is legal,
@@ -32,7 +37,8 @@ PREFERENCE = ("build_city", "build_settlement", "place_settlement", "place_road"
 
 
 def choose(game: dict) -> dict:
-    """The most wanted legal move; among robber moves, one that robs somebody."""
+    """The most wanted legal move; among robber moves, one that robs somebody (when the site's
+    AI does not suggest)."""
     moves = game["legal_moves"]
     rank = {kind: index for index, kind in enumerate(PREFERENCE)}
 
@@ -45,8 +51,9 @@ def choose(game: dict) -> dict:
 def run(api: Api, games: int | None = None, log=print, accept_invitations: bool = True) -> int:
     """Play every Hexland game the events stream announces, after accepting each invitation to
     one (``hexsite_client.run``)."""
-    return follow_events(api, "hexland", choose, games, log, accept_invitations=accept_invitations)
+    return follow_events(api, "hexland", suggested(api, LEVEL, choose, log), games, log,
+                         accept_invitations=accept_invitations)
 
 
 if __name__ == "__main__":
-    sys.exit(main("hexland", choose, __doc__))
+    sys.exit(main("hexland", lambda api, log: suggested(api, LEVEL, choose, log), __doc__))

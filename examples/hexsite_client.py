@@ -1,8 +1,8 @@
 """What the example bots share: a small client of hexsite's public API (/api/v1, a bearer
 token, JSON and NDJSON streams, over the standard library's urllib; no project code) and the
 loop that follows the user's events, accepts invitations to its game, and plays each game through
-its own stream. A bot is a ``choose(game)`` function over the game's ``legal_moves`` and a call
-to ``main``."""
+its own stream. A bot is a ``choose(game)`` function over the game's ``legal_moves`` (or one made
+for its client: ``suggested``, the site's AI) and a call to ``main``."""
 from __future__ import annotations
 
 import argparse
@@ -47,6 +47,26 @@ class Api:
             for raw in answer:
                 if raw.strip():
                     yield json.loads(raw)
+
+
+def suggested(api: Api, level: str, fallback, log=print):
+    """A ``choose(game)`` that plays the site's own AI of ``level`` (GET /games/{id}/suggestion,
+    offered to bot accounts only), and ``fallback(game)``'s choice whenever the site does not
+    suggest (a person's token, a level not offered, over the rate limit): said once per reason."""
+    refusals_said: set[int] = set()
+
+    def choose(game: dict) -> dict:
+        status, answer = api.call("GET", f"/games/{game['id']}/suggestion?level={level}")
+        if status == 200:
+            # Chosen at the game's version now; sent with ``game``'s, it is played if it still
+            # means the same there (the move endpoint's rule), else refused as stale (409).
+            return answer["move"]
+        # 409: the game has moved on since ``game`` (no longer our move): the stream brings it.
+        if status != 409 and status not in refusals_said:
+            refusals_said.add(status)
+            log(f"no {level} suggestion ({status}: {answer.get('detail')}); the bot's own choice instead")
+        return fallback(game)
+    return choose
 
 
 def send_move(api: Api, game: dict, choose, log=print) -> None:
@@ -131,8 +151,9 @@ def run(api: Api, kind: str, choose, games: int | None = None, log=print, accept
     return finished
 
 
-def main(kind: str, choose, description: str, argv: list[str] | None = None) -> int:
-    """The command line of a bot of ``kind``: its options, the token's check, then ``run``."""
+def main(kind: str, choose_for, description: str, argv: list[str] | None = None) -> int:
+    """The command line of a bot of ``kind``: its options, the token's check, then ``run`` with
+    ``choose_for(api, log)``, the bot's ``choose`` for that client."""
     parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("HEXSITE_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("HEXSITE_TOKEN"))
@@ -152,7 +173,7 @@ def main(kind: str, choose, description: str, argv: list[str] | None = None) -> 
         print(f"the token was refused ({status}): {account.get('detail')}", file=sys.stderr)
         return 1
     print(f"signed in as {account['username']}{' (bot)' if account['bot'] else ''}", flush=True)
-    run(api, kind, choose, args.games, log=lambda text: print(text, flush=True),
-        accept_invitations=args.accept_invitations)
+    log = lambda text: print(text, flush=True)  # noqa: E731
+    run(api, kind, choose_for(api, log), args.games, log=log, accept_invitations=args.accept_invitations)
     return 0
 

@@ -58,6 +58,7 @@ def test_the_hextension_example_bot_plays_a_whole_game_against_the_ai(fast_ai, a
     assert MoveEvent.objects.filter(game=game, seat=0).count() == 10  # two tiles a round, 19 cells
     assert f"game {game.pk} over" in said[-1]
     assert not any("refused" in text for text in said), said
+    assert not any("suggestion" in text for text in said), said  # every placement was the strong AI's
 
 
 def test_the_hexland_example_bot_plays_a_whole_game_against_the_ai(fast_ai, asgi_live_server,  # noqa: F811
@@ -71,3 +72,4 @@ def test_the_hexland_example_bot_plays_a_whole_game_against_the_ai(fast_ai, asgi
     assert game.status == Game.Status.FINISHED, said
     assert MoveEvent.objects.filter(game=game, seat=0).count() >= 4  # its setup at least, and its turns
     assert f"game {game.pk} over" in said[-1]
+    assert not any("suggestion" in text for text in said), said  # every move was the hard AI's

@@ -172,11 +172,13 @@ def test_unknown_levels_missing_games_and_other_players_games_are_refused(bot, m
 
 
 @pytest.mark.django_db
-@override_settings(API_RATE_LIMITS={"move": (2, 30)})
-def test_suggestions_count_against_the_tokens_moves(bot):
+@override_settings(API_RATE_LIMITS={"suggest": (2, 30)})
+def test_suggestions_over_the_tokens_rate_are_refused_with_retry_after_and_moves_go_on(bot):
     game = new_game(bot, "hextension")
     for _ in range(2):
         assert bot.get(f"/games/{game.pk}/suggestion?level=greedy").status_code == 200
     answer = bot.get(f"/games/{game.pk}/suggestion?level=greedy")
-    problem(answer, 429)
+    assert "too many moves" in problem(answer, 429)["detail"]
     assert answer["Retry-After"] == "30"
+    move = bot.get(f"/games/{game.pk}").json()["legal_moves"][0]
+    assert bot.post(f"/games/{game.pk}/moves", {"version": game.version, "move": move}).status_code == 200

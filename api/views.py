@@ -85,9 +85,11 @@ def play_move(call: Call, id: int):
                                             "hexland easy, medium or hard"}],
            description="For bot accounts only: a person may not ask the AI for their move. The move the "
                        "site's own AI of `level` would play for your seat now, chosen from your seat's view "
-                       "alone (exactly one of `legal_moves`), with the `version` it was chosen at. 409 with "
-                       "the current `version` when it is not your move. Counts against the token's moves and "
-                       "actions (the AI thinks on the server: up to about a second).")
+                       "alone, as the move endpoint takes it (one of `legal_moves`; a Hexland discard may be "
+                       "of several cards at once, which `legal_moves` lists one card at a time), with the "
+                       "`version` it was chosen at. 409 with the current `version` when it is not your move. "
+                       "Rate limited as moves are, in a count of its own (the AI thinks on the server: "
+                       "milliseconds; Hexland's levels stop at their time budget, at most 0.85 s).")
 def suggestion(call: Call, id: int):
     try:
         found = selectors.game_for_viewer(id, call.user)

@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import secrets
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -29,6 +30,7 @@ from oauthlib.oauth2 import WebApplicationServer
 from oauthlib.oauth2.rfc6749 import errors
 
 from api.models import ALL_SCOPES, Scope
+from games import realtime
 
 ACCESS_TOKEN_PREFIX = "hxa_"
 REFRESH_TOKEN_PREFIX = "hxr_"
@@ -158,8 +160,8 @@ def authorised_apps(user) -> list[AuthorisedApp]:
 
 
 def revoke_app(*, user, application_id: int) -> bool:
-    """End every token and pending code ``user`` gave the app, at once (an open stream ends
-    within a beat); False when the app held none that still worked."""
+    """End every token and pending code ``user`` gave the app, at once (its open streams too);
+    False when the app held none that still worked."""
     with transaction.atomic():
         had_any = _live_tokens(user).filter(application_id=application_id).exists()
         # Revoked, not deleted: DOT's reuse protection tells a replayed refresh token by its row.
@@ -167,4 +169,5 @@ def revoke_app(*, user, application_id: int) -> bool:
             revoked=timezone.now())
         AccessToken.objects.filter(user=user, application_id=application_id).delete()
         Grant.objects.filter(user=user, application_id=application_id).delete()
+        transaction.on_commit(partial(realtime.announce_tokens_revoked, user.pk))  # its open streams end now
     return had_any

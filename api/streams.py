@@ -12,7 +12,8 @@ the game on the sockets' own threads (``games.consumers.in_live_threads``) when 
   when one is sent to them (announced to the user's own group, ``games.realtime``).
 
 Both send a blank line every ``KEEPALIVE_SECONDS``; on the same beat they check that the token
-still works (a revoked token ends its streams within that time) and, every
+still works (an expired token ends its streams within that time; a revoked one at once, as
+revoking announces it to the user's group) and, every
 ``STALE_CHECK_SECONDS``, read the versions themselves, should an announcement have been lost.
 Behind gunicorn (pages) the stream addresses answer 307 to the socket processes' port.
 """
@@ -74,6 +75,10 @@ class _Stream(AsyncHttpConsumer):
             raise StopConsumer()
         await self.send_headers(status=200, headers=[(b"Content-Type", NDJSON), (b"Cache-Control", b"no-store"),
                                                      (b"X-Accel-Buffering", b"no")])
+        # Every stream hears what concerns its user: a revoked token ends it at once.
+        user_group = realtime.user_group_name(self.user.pk)
+        await self.channel_layer.group_add(user_group, self.channel_name)
+        self.groups_joined.add(user_group)
         await self.started()
         if not self.finished:
             self.beat = asyncio.get_running_loop().create_task(self._beat())
@@ -167,6 +172,17 @@ class _Stream(AsyncHttpConsumer):
 
     async def check_again(self) -> None:
         """Read again what an announcement would have said (one may have been lost)."""
+
+    async def user_tokens_revoked(self, event) -> None:
+        if not self.finished and not await self._token_usable():
+            await self.finish()
+
+    # What the user's group carries for the events stream only.
+    async def user_seated(self, event) -> None:
+        pass
+
+    async def user_invitation(self, event) -> None:
+        pass
 
     @in_live_threads
     def _token_usable(self) -> bool:
@@ -309,10 +325,8 @@ class EventStream(_Stream):
         self.known: dict[int, tuple] = {}
         self.invitations_sent: set[int] = set()
         self.invitations_read_at = time.monotonic()
-        # Joined before the first read: an invitation sent after it is announced to this stream.
-        user_group = realtime.user_group_name(self.user.pk)
-        await self.channel_layer.group_add(user_group, self.channel_name)
-        self.groups_joined.add(user_group)
+        # The user's group was joined before the first read (handle): an invitation sent after it
+        # is announced to this stream.
         first, game_ids = await self._pending()
         for game_id in game_ids:
             await self.join(game_id)

@@ -9,12 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from api.models import ALL_SCOPES, DEFAULT_SCOPES, ApiToken
+from games import realtime
 
 TOKEN_PREFIX = "hxp_"
 SHOWN_CHARS = 12
@@ -82,9 +84,13 @@ def is_still_usable(token_id: int) -> bool:
 
 
 def revoke_token(*, owner, token_id: int) -> bool:
-    """Revoke one of ``owner``'s tokens, at once; False when they have no such usable token."""
-    return bool(ApiToken.objects.filter(pk=token_id, owner=owner, revoked_at__isnull=True)
-                .update(revoked_at=timezone.now()))
+    """Revoke one of ``owner``'s tokens, at once (its open streams end too); False when they
+    have no such usable token."""
+    revoked = bool(ApiToken.objects.filter(pk=token_id, owner=owner, revoked_at__isnull=True)
+                   .update(revoked_at=timezone.now()))
+    if revoked:
+        transaction.on_commit(partial(realtime.announce_tokens_revoked, owner.pk))
+    return revoked
 
 
 def tokens_of(owner) -> list[ApiToken]:

@@ -155,6 +155,12 @@ def announce_seat_taken(user_id: int, game_id: int) -> None:
     _announce_to_user(user_id, {"type": "user.seated", "game_id": game_id})
 
 
+def announce_tokens_revoked(user_id: int) -> None:
+    """One of the user's API tokens (or an app's) was revoked: each of their open streams asks
+    whether its own still works, and ends if not, at once rather than on its next beat."""
+    _announce_to_user(user_id, {"type": "user.tokens_revoked"})
+
+
 def _announce_to_user(user_id: int, message: dict) -> None:
     asyncio.run_coroutine_threadsafe(_group_send(user_group_name(user_id), message), _announcer_loop())
 

@@ -187,6 +187,34 @@ def test_keepalive_lines_and_a_revoked_token_ends_the_stream(make_user, monkeypa
     run_scenario(scenario)
 
 
+@pytest.mark.parametrize("stream", ["game", "events"])
+def test_revoking_a_token_ends_its_streams_at_once_and_no_other(make_user, monkeypatch, stream):
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 3600)  # no beat: the revocation itself ends it
+    ana, bo = make_user(), make_user()
+    game = toy_game(ana, bo)
+    token, secret = tokens.create_token(owner=ana, name="revoked")
+    other_secret = secret_of(ana)
+    path = f"/api/v1/games/{game.pk}/stream" if stream == "game" else "/api/v1/stream/events"
+
+    async def scenario():
+        revoked, kept = Reader(stream_request(path, secret)), Reader(stream_request(path, other_secret))
+        for reader in (revoked, kept):
+            assert (await reader.start())["status"] == 200
+            assert (await reader.line())["type"] in ("gameFull", "gameStart")
+        await sync_to_async(tokens.revoke_token)(owner=ana, token_id=token.pk)
+        while await revoked.line(timeout=5) is not None:  # what was pending, then the answer ends
+            pass
+        first_seat = game.awaiting[0]
+        await sync_to_async(services.submit_move)(game_id=game.pk, user=(ana, bo)[first_seat],
+                                                  move={"type": "add", "n": 1}, expected_version=0)
+        if stream == "game":  # the other token's stream goes on
+            assert (await kept.line())["version"] == 1
+        await kept.close()
+        await close_db_connections()
+
+    run_scenario(scenario)
+
+
 @pytest.mark.parametrize("who, status", [("nobody", 401), ("no-read", 403), ("stranger", 403), ("missing", 404)])
 def test_stream_refusals_are_problem_documents(make_user, who, status):
     ana, bo, stranger = make_user(), make_user(), make_user()

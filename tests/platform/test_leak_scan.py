@@ -163,25 +163,47 @@ def socket_frames(game: Game, user, page: consumers.Page | None = None, announce
     return frames_text(frames, fetch)
 
 
+def api_paths(game: Game) -> list[str]:
+    """Every GET of the API (its declared operations, streams apart) that concerns ``game`` or
+    its viewer: the game's own, its league's when it has one, and those without parameters."""
+    from api.http import OPERATIONS
+
+    paths = []
+    for operation in OPERATIONS:
+        if operation.method != "GET" or operation.stream:
+            continue
+        path = operation.path
+        if path.startswith("/games/{id}"):
+            path = path.replace("{id}", str(game.pk))
+        elif path.startswith("/leagues/{id}") and game.league_id:
+            path = path.replace("{id}", str(game.league_id)).replace("{number}", "1")
+        if "{" not in path:
+            paths.append(path)
+    return paths
+
+
 def api_bodies(game: Game, user) -> list[tuple[str, str]]:
-    """What the API gives ``user`` of ``game`` (issue 47): GET /api/v1/games/{id} with a token of
-    theirs, the first line of the game's stream (``gameFull``, or its end), and their events."""
+    """What the API gives ``user`` of ``game`` (issue 47): every GET it declares (api_paths) with a
+    token of theirs, the first line of the game's stream (``gameFull``, or its end), and their events."""
     from api import selectors as api_selectors
     from api import streams, tokens
 
     _token, secret = tokens.create_token(owner=user, name="leak scan")
-    answer = Client().get(f"/api/v1/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {secret}")
-    assert answer.status_code in ANSWERED, ("api", answer.status_code)
-    stream = SimpleNamespace(game_id=game.pk, user=user, sent_version=-1)
+    answers = []
+    for path in api_paths(game):
+        answer = Client().get(f"/api/v1{path}", HTTP_AUTHORIZATION=f"Bearer {secret}")
+        assert answer.status_code in ANSWERED, ("api", path, answer.status_code)
+        data = answer.json() if "json" in answer["Content-Type"] else {"text": answer.content.decode()}
+        answers.append((f"api: GET /api/v1{path} -> {answer.status_code}", data))
+    stream = SimpleNamespace(game_id=game.pk, user=user, sent_version=-1, sent_shape=None)
     lines = [json.loads(line) for line in streams.game_lines(stream, "gameFull")]
     lines += api_selectors.events_of(user)
     bodies = []
-    for where, data in [(f"api: GET /api/v1/games/{game.pk} -> {answer.status_code}", answer.json()),
-                        *(("api: stream line", line) for line in lines)]:
+    for where, data in [*answers, *(("api: stream line", line) for line in lines)]:
         # A seat's legal moves are every placement of the round's (public) tiles on its own empty
         # cells: they match another seat's submission in form whatever it is. They are checked to
         # be the viewer's own seat's moves, and the rest of the answer is scanned.
-        moves = data.pop("legal_moves", [])
+        moves = data.pop("legal_moves", []) if isinstance(data, dict) else []
         if moves:
             engine, seat = game_engine(game), selectors.seat_of(selectors.game_for_viewer(game.pk, user), user)
             assert moves == engine.legal_moves(state_store.load(Game.objects.get(pk=game.pk)), seat)

@@ -7,9 +7,12 @@ beat, so revoking either kind ends it.
 """
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
+
+from django.utils import timezone
 
 from api import oauth, tokens
 
@@ -22,9 +25,14 @@ class Bearer:
     # for one user (its access tokens change at each refresh).
     limit_key: str
     _still_usable: Callable[[], bool]
+    # When it stops working by itself (None: never); an open stream ends then without a read.
+    expires_at: dt.datetime | None = None
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes
+
+    def has_expired(self) -> bool:
+        return self.expires_at is not None and timezone.now() >= self.expires_at
 
     def is_still_usable(self) -> bool:
         """Neither revoked nor expired now (an open stream asks from time to time)?"""
@@ -37,11 +45,12 @@ def bearer_for_secret(secret: str) -> Bearer | None:
         token = tokens.token_for_secret(secret)
         if token is None:
             return None
-        return Bearer(token.owner, frozenset(token.scopes), str(token.pk), partial(tokens.is_still_usable, token.pk))
+        return Bearer(token.owner, frozenset(token.scopes), str(token.pk), partial(tokens.is_still_usable, token.pk),
+                      token.expires_at)
     if secret.startswith(oauth.ACCESS_TOKEN_PREFIX):
         access = oauth.access_token_for_secret(secret)
         if access is None:
             return None
         return Bearer(access.user, frozenset(access.scope.split()), f"app-{access.application_id}-{access.user_id}",
-                      partial(oauth.access_token_usable, access.pk))
+                      partial(oauth.access_token_usable, access.pk), access.expires)
     return None

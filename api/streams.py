@@ -11,9 +11,9 @@ the game on the sockets' own threads (``games.consumers.in_live_threads``) when 
   then ``gameStart``, ``yourTurn`` and ``gameFinish`` as their games change, and ``invitation``
   when one is sent to them (announced to the user's own group, ``games.realtime``).
 
-Both send a blank line every ``KEEPALIVE_SECONDS``; on the same beat they check that the token
-still works (an expired token ends its streams within that time; a revoked one at once, as
-revoking announces it to the user's group) and, every
+Both send a blank line every ``KEEPALIVE_SECONDS``; on the same beat an expired token ends them,
+a revoked one at once (revoking announces it to the user's group), and every
+``TOKEN_CHECK_SECONDS`` they read the token again for what nobody announces; every
 ``STALE_CHECK_SECONDS``, read the versions themselves, should an announcement have been lost.
 Behind gunicorn (pages) the stream addresses answer 307 to the socket processes' port.
 """
@@ -43,6 +43,10 @@ from games.errors import GameError
 from games.models import Game, Seat
 
 KEEPALIVE_SECONDS = getattr(settings, "API_STREAM_KEEPALIVE_SECONDS", 8.0)
+# How often a stream reads its token again, for what is not announced to it (an owner made
+# inactive, a token revoked by its app or in the admin). Revoking from the profile page is
+# announced (ends it at once) and an expiry is known in advance (ends it on the beat after).
+TOKEN_CHECK_SECONDS = 30.0
 STALE_CHECK_SECONDS = 30.0
 NDJSON = b"application/x-ndjson"
 
@@ -61,7 +65,7 @@ class _Stream(AsyncHttpConsumer):
         self.groups_joined: set[str] = set()
         self.beat: asyncio.Task | None = None
         self.finished = False
-        self.checked_at = time.monotonic()
+        self.checked_at = self.token_checked_at = time.monotonic()
         self.user, self.token, self.language = None, None, settings.LANGUAGE_CODE
         self.arrived = False
         refusal = await self._authenticate()
@@ -160,7 +164,8 @@ class _Stream(AsyncHttpConsumer):
         try:
             while not self.finished:
                 await asyncio.sleep(KEEPALIVE_SECONDS)
-                if not await self._token_usable():
+                if self.token.has_expired() or (time.monotonic() - self.token_checked_at >= TOKEN_CHECK_SECONDS
+                                                and not await self._token_usable()):
                     await self.finish()
                     return
                 await self.send_body(b"\n", more_body=True)
@@ -186,6 +191,7 @@ class _Stream(AsyncHttpConsumer):
 
     @in_live_threads
     def _token_usable(self) -> bool:
+        self.token_checked_at = time.monotonic()
         return self.token.is_still_usable()
 
     async def __call__(self, scope, receive, send):

@@ -403,6 +403,7 @@ def test_an_open_stream_ends_when_its_access_token_expires(make_user, monkeypatc
     from tests.web.test_consumer import close_db_connections, run_scenario
 
     monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.2)
+    monkeypatch.setattr(streams, "TOKEN_CHECK_SECONDS", 0.2)  # an expiry moved in the database is read again
     user = make_user()
     body = tokens_for(user, register_app())
 

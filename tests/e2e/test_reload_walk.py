@@ -20,16 +20,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, state_store
-from games.hexland.engine import ai as hexland_ai
-from games.hextension import engine as hextension
+from games import services
 from games.hextremadura import services as hextremadura
 from games.leagues import services as leagues
 from games.leagues.models import League
 from games.models import Game
 from games.services import adjudication, after_game, chat
-from games.sites import get_engine
 from tests.e2e.walk import Walk
+from tests.support.play import random_move, time_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -60,21 +58,6 @@ def finished_walk(walk: Walk) -> None:
 
 # --- moves ----------------------------------------------------------------------------------
 
-def random_move(game: Game, seat: int, rng: random.Random) -> dict:
-    engine = get_engine(game.kind)
-    state = state_store.load(game)
-    if game.kind == "hextension":
-        view = engine.view(state, seat)
-        free = [cell for cell in hextension.CELLS if cell not in view["seats"][seat]["board"]]
-        return {"type": "place", "placements": dict(zip(view["drawn"], rng.sample(free, len(view["drawn"]))))}
-    legal = engine.legal_moves(state, seat)
-    if game.kind == "hexland":
-        offers = [m for m in legal if m["type"] == "offer"]
-        others = [m for m in legal if m["type"] != "offer"]
-        return rng.choice(offers) if offers and rng.random() < 0.05 else hexland_ai.choose_weighted(others or legal, rng)
-    return rng.choice(legal)
-
-
 def advance(walk: Walk, game: Game, players: dict, rng: random.Random, label: str, *, stop=lambda game: False,
             skip=(), every: int = 1, limit: int = 600) -> Game:
     """Play until ``stop(game)`` or the end: seats played by an AI (or an AI standing in) by
@@ -98,12 +81,6 @@ def advance(walk: Walk, game: Game, players: dict, rng: random.Random, label: st
         if count % every == 0:
             walk.check(f"{label}: move {count} ({who}, seat {seat + 1})")
     raise AssertionError(f"{label}: still going after {limit} moves")
-
-
-def time_out(game: Game) -> None:
-    game = Game.objects.get(pk=game.pk)
-    assert game.deadline_at is not None, (game.status, game.awaiting, game.clock, game.version)
-    assert services.apply_timeouts(game_id=game.pk, now=game.deadline_at + timedelta(seconds=1)) > 0
 
 
 def rematch_of(game: Game):

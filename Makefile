@@ -23,7 +23,7 @@ WORKERS ?= 1
 SOCKETS ?= 1
 export HEXSITE_HOST HEXSITE_PORT WEB SOCKETS
 
-.PHONY: run test test-fast install catalogues messages migrate superuser bench bench-api load lighthouse lighthouse-live clean
+.PHONY: run test test-fast install catalogues messages migrate superuser bench bench-api load capacity lighthouse lighthouse-live clean
 
 install: $(VENV)/.installed node_modules/.installed catalogues
 
@@ -98,6 +98,15 @@ load: install
 	@mkdir -p var
 	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(WITH_SERVICES) $(PY) benchmarks/load.py --web $(WEB_LOAD) --workers $(WORKERS_LOAD) $(LOAD_ARGS)
+
+# Capacity against a floor (issue 48): the site started as for `make load`, with a bare
+# insert-and-commit view beside it (hexsite/capacity_floor.py, mounted only for this); CPU per
+# move, an idle move, the latency-throughput curve's knee and each page's CPU, each beside the
+# floor's (under 10 minutes). CAPACITY_ARGS passes options (`python benchmarks/capacity.py --help`).
+capacity: install
+	@mkdir -p var
+	$(WITH_SERVICES) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(WITH_SERVICES) $(PY) benchmarks/capacity.py --web $(WEB_LOAD) --workers $(WORKERS_LOAD) $(CAPACITY_ARGS)
 
 # The API's costs beside the pages' (benchmarks/api_streams.py): a stream's delay beside a
 # WebSocket push's, a move's CPU through the API beside the page's, 500 streams on one socket

@@ -215,6 +215,17 @@ def make_user(django_user_model):
     return make
 
 
+@pytest.fixture
+def orga(make_user):
+    """A league organiser: a user with the organise_leagues permission (read afresh, so its
+    permission cache knows it)."""
+    from django.contrib.auth.models import Permission
+
+    user = make_user("orga")
+    user.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
+    return type(user).objects.get(pk=user.pk)
+
+
 @contextmanager
 def celery_worker():
     """A real Celery worker (in a thread of this process) consuming from the Redis broker: its

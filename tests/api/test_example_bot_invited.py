@@ -3,16 +3,14 @@ page's form does); the bot, running as it is against the site served by Daphne, 
 its events stream and plays the whole game against them (the person's placements made here)."""
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 
-from api import tokens
 from games import services
 from games.models import Game, Invitation, MoveEvent
 from games.services import invitations
-from tests.api.test_example_bots import BOT_SECONDS, load
+from tests.api.test_example_bots import BOT_SECONDS, start_example_bot
 from tests.e2e.conftest import asgi_live_server  # noqa: F401  (the fixture)
 from tests.support.factories import hextension_place
 
@@ -22,12 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_an_invited_bot_accepts_from_its_events_and_plays_the_game(asgi_live_server, django_user_model):  # noqa: F811
     host = django_user_model.objects.create_user("person")
     bot_user = django_user_model.objects.create_user("invited-bot", is_bot=True)
-    example = load("hextension_bot")
-    _token, secret = tokens.create_token(owner=bot_user, name="example", scopes=["read", "bot"])
-    said: list[str] = []
-    bot = threading.Thread(target=example.run, args=(example.Api(asgi_live_server, secret), 1, said.append),
-                           daemon=True)
-    bot.start()
+    bot, said, _api = start_example_bot("hextension_bot", asgi_live_server, bot_user)
     game = services.create_game(kind="hextension", config={"players": 2, "tiles_per_round": 2}, created_by=host,
                                 turn_seconds=86400)
     invitation = invitations.invite_to_game(game_id=game.pk, by_user=host, username="invited-bot")

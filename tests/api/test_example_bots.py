@@ -32,15 +32,30 @@ def fast_ai(settings):
     settings.GAME_AI_DELAY_SECONDS = 0
 
 
-def play_through_the_example(name: str, base_url: str, bot_user, new_game: dict) -> tuple[Game, list[str]]:
+def start_example_bot(name: str, base_url: str, bot_user, before=None) -> tuple[threading.Thread, list[str], object]:
+    """The example ``name`` run as it is for ``bot_user`` (a token with read and bot), in a
+    thread of its own, until one game is over: the thread, what it says, and its API client.
+    ``before(api)`` runs first (e.g. the bot opens its game)."""
     example = load(name)
     _token, secret = tokens.create_token(owner=bot_user, name="example", scopes=["read", "bot"])
     api = example.Api(base_url, secret)
-    status, created = api.call("POST", "/games", new_game)
-    assert status == 201, created
+    if before is not None:
+        before(api)
     said: list[str] = []
     bot = threading.Thread(target=example.run, args=(api, 1, said.append), daemon=True)
     bot.start()
+    return bot, said, api
+
+
+def play_through_the_example(name: str, base_url: str, bot_user, new_game: dict) -> tuple[Game, list[str]]:
+    created = {}
+
+    def open_the_game(api):
+        status, answer = api.call("POST", "/games", new_game)
+        assert status == 201, answer
+        created.update(answer)
+
+    bot, said, _api = start_example_bot(name, base_url, bot_user, before=open_the_game)
     bot.join(timeout=BOT_SECONDS)
     assert not bot.is_alive(), f"the {name} did not finish its game: {said}"
     game = Game.objects.get(pk=created["id"])

@@ -17,13 +17,6 @@ from tests.api.test_leagues import client_of, new_league
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def orga(make_user):
-    user = make_user("orga")
-    user.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
-    return type(user).objects.get(pk=user.pk)
-
-
 def test_the_organiser_invites_the_player_accepts_and_another_is_cancelled(orga, make_user):
     league = new_league(orga, entry=League.Entry.INVITATION, admits_bots=True)
     ana, _robo = make_user("ana"), make_user("robo", is_bot=True)

@@ -28,13 +28,6 @@ from tests.api.test_endpoints import problem
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def orga(make_user):
-    user = make_user("orga")
-    user.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
-    return type(user).objects.get(pk=user.pk)  # a fresh permission cache
-
-
 def client_of(user, scopes=(Scope.READ, Scope.ORGANISE), language: str | None = None) -> ApiClient:
     client = ApiClient(token_for(user, scopes=scopes), language=language)
     client.user = user

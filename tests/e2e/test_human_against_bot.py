@@ -7,14 +7,12 @@ round: seven rounds). The final page shows both players' results and the bot's B
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
 
-from api import tokens
 from games.models import Game, MoveEvent
-from tests.api.test_example_bots import BOT_SECONDS, load
+from tests.api.test_example_bots import BOT_SECONDS, start_example_bot
 from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -50,12 +48,7 @@ def test_a_person_plays_a_whole_game_against_the_example_bot_in_the_browser(asgi
                                                                              django_user_model):
     person = django_user_model.objects.create_user("ana", email="ana@example.com")
     bot_user = django_user_model.objects.create_user("hexbot", email="hexbot@example.com", is_bot=True)
-    example = load("hextension_bot")
-    _token, secret = tokens.create_token(owner=bot_user, name="example", scopes=["read", "bot"])
-    said: list[str] = []
-    bot = threading.Thread(target=example.run, args=(example.Api(asgi_live_server, secret), 1, said.append),
-                           daemon=True)
-    bot.start()
+    bot, said, _api = start_example_bot("hextension_bot", asgi_live_server, bot_user)
 
     context = browser.new_context("desktop")
     log_in(context, asgi_live_server, person)

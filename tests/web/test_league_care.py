@@ -11,7 +11,6 @@ import zoneinfo
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
@@ -24,13 +23,6 @@ from games.models import Game
 from games.services import adjudication
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def orga(make_user):
-    user = make_user("orga")
-    user.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
-    return type(user).objects.get(pk=user.pk)
 
 
 def _league(orga, **fields) -> League:

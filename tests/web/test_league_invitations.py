@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,13 +13,6 @@ from games.leagues.models import League
 from games.models import Invitation
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def orga(make_user):
-    user = make_user("orga")
-    user.user_permissions.add(Permission.objects.get(codename="organise_leagues"))
-    return type(user).objects.get(pk=user.pk)
 
 
 def _league(orga, **fields) -> League:

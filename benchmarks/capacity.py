@@ -421,6 +421,17 @@ def shown_in(sockets: list[load.Socket], start: float, end: float, game_ids: lis
             for v in values]
 
 
+async def quiet(meter: "CpuMeter", share: float = 0.1, seconds: float = 120.0) -> None:
+    """Until the measured processes use less than ``share`` of a core over a second (or
+    ``seconds`` pass)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        with Measured(meter) as measured:
+            await asyncio.sleep(1.0)
+        if sum(measured.cpu.values()) < share:
+            return
+
+
 async def settle(sockets: list[load.Socket], game_ids: list[int], seconds: float = 10.0) -> None:
     """Until every page shows its game's version (or ``seconds`` pass)."""
     versions = await asyncio.to_thread(load.db_versions, game_ids)
@@ -480,6 +491,9 @@ async def drive(args, site: load.Site, data: dict, meter: CpuMeter, errors: load
         readers = data["readers"]
         floor_sender = _floor_sender(http, site, readers, errors)
 
+        # The set-up's queued work (the games' first e-mails, the league's games) done first: it
+        # would be counted as the background's and the pages'.
+        await quiet(meter)
         # The background: what the measured processes use with nothing sent (beat, the workers'
         # polls, the open sockets), part of every figure below.
         with Measured(meter) as measured:

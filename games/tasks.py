@@ -2,15 +2,18 @@
 turn carry the version they were made for and do nothing once the game has moved on.
 (Task names are stable: queued tasks outlive a deploy.)"""
 from celery import shared_task
+from django.utils.dateparse import parse_datetime
 
 from games import services
 from games.services import notifications
 
 
 @shared_task(name="games.tasks.apply_timeouts")
-def apply_timeouts(game_id: int, expected_version: int) -> int:
-    """A turn timer: does nothing when the game has moved on since it was set."""
-    return services.apply_timeouts(game_id=game_id, expected_version=expected_version)
+def apply_timeouts(game_id: int, expected_version: int | None = None, deadline: str | None = None) -> int:
+    """A turn timer, set for one deadline: does nothing once the clock was set again (timers
+    queued by an earlier release carry the version instead, and do nothing once the game moved on)."""
+    return services.apply_timeouts(game_id=game_id, expected_version=expected_version,
+                                   deadline=parse_datetime(deadline) if deadline else None)
 
 
 @shared_task(name="games.tasks.play_ai_move")

@@ -39,6 +39,9 @@ class Progress:
     turn_changed: bool
     timed_out: tuple[int, ...] = ()
     finished: bool = False
+    # The turn's clock was set again (a new deadline). A move inside a turn or a simultaneous
+    # round leaves it, and the timer already queued for that deadline still stands.
+    clock_set: bool = True
 
 
 @dataclass(frozen=True)
@@ -154,12 +157,15 @@ def _ai_may_move(game: Game, engine: Engine, expected_version: int, seat: int) -
     return game.status == Game.Status.ACTIVE and seat in game.awaiting and _is_current(game, engine, expected_version)
 
 
-def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: datetime | None = None) -> int:
+def apply_timeouts(*, game_id: int, expected_version: int | None = None, deadline: datetime | None = None,
+                   now: datetime | None = None) -> int:
     """Time out every seat the game waits for once its deadline has passed (a seat played by an
     AI makes its move instead).
 
     Exactly once per turn: the row lock serialises sweepers and timers, and the deadline is
     re-read under the lock, so a second sweeper (late, repeated or concurrent) finds it moved.
+    A timer carries the ``deadline`` it was set for (timers queued before that carried the
+    ``expected_version``) and does nothing once the clock was set again.
     Returns the number of events written.
     """
     now = now or timezone.now()
@@ -171,6 +177,8 @@ def apply_timeouts(*, game_id: int, expected_version: int | None = None, now: da
         if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
             return 0
         if expected_version is not None and game.version != expected_version:
+            return 0
+        if deadline is not None and game.deadline_at != deadline:
             return 0
         engine = get_engine(game.kind)
         # A seat played by an AI is never timed out: its move task was lost or is late (a worker
@@ -229,6 +237,7 @@ def append_events(
     it (``resolve_timeout``), so replay never runs a bot; an undo rebuilds the position
     without the latest effective move."""
     turn_before = engine.turn_key(state)
+    deadline_before = game.deadline_at
     rows: list[MoveEvent] = []
     for seat, kind, payload in events:
         if stop_when_turn_changes and rows and engine.turn_key(state) != turn_before:
@@ -261,7 +270,8 @@ def append_events(
         refresh_turn(game, engine, state, turn_changed=turn_changed, restart=stop_when_turn_changes, now=now)
     _store(game, rows)
     timed_out = tuple(row.seat for row in rows if row.kind == MoveEvent.Kind.TIMEOUT)
-    progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished)
+    progress = Progress(turn_changed=turn_changed and not finished, timed_out=timed_out, finished=finished,
+                        clock_set=game.deadline_at != deadline_before)
     transaction.on_commit(lambda: after_commit(game, engine, state, progress))
     return state
 
@@ -342,8 +352,8 @@ def after_commit(game: Game, engine: Engine, state: Any, progress: Progress) -> 
     # In simultaneous rounds an AI seat is asked once per round; otherwise after every move.
     if progress.turn_changed or not engine.SIMULTANEOUS_TURNS:
         ask_ai_seats(game)
-    if is_short(game):
-        jobs.enqueue("games.tasks.apply_timeouts", game.pk, game.version, eta=game.deadline_at)
+    if is_short(game) and progress.clock_set:  # one timer per deadline, not one per move
+        jobs.enqueue("games.tasks.apply_timeouts", game.pk, None, game.deadline_at.isoformat(), eta=game.deadline_at)
 
 
 # --- leaving: stand-ins and resigning ----------------------------------------------------

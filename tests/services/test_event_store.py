@@ -144,6 +144,40 @@ def test_a_timer_that_fires_after_the_player_moved_does_nothing(make_user):
     assert game.deadline_at > timezone.now()
 
 
+def test_one_timer_is_queued_per_deadline_not_per_move(make_user, monkeypatch, django_capture_on_commit_callbacks):
+    """A simultaneous round keeps its deadline while its seats move: the timer queued when the
+    round opened stands, and only the next round's deadline queues another. A timer set for a
+    deadline that was replaced does nothing."""
+    import random
+
+    from games import jobs
+    from tests.support.play import random_move
+
+    timers = []
+    monkeypatch.setattr(jobs, "enqueue", lambda name, *args, **kw: timers.append((args, kw)) if name.endswith(
+        "apply_timeouts") else None)
+    players = [make_user() for _ in range(3)]
+    game = services.create_game(kind="hextension", config={"players": 3}, created_by=players[0], players=players,
+                                turn_seconds=300, join=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_game(game_id=game.pk)
+    game.refresh_from_db()
+    first_deadline = game.deadline_at
+    assert [kw["eta"] for _args, kw in timers] == [first_deadline]
+    rng = random.Random(48)
+    for seat, user in enumerate(players[:2]):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_move(game_id=game.pk, user=user, move=random_move(game, seat, rng), expected_version=game.version)
+    assert len(timers) == 1  # two moves inside the round: its timer stands
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_move(game_id=game.pk, user=players[2], move=random_move(game, 2, rng), expected_version=game.version)
+    game.refresh_from_db()
+    assert game.deadline_at != first_deadline and [kw["eta"] for _args, kw in timers] == [first_deadline, game.deadline_at]
+    late = game.deadline_at + timedelta(seconds=1)
+    assert services.apply_timeouts(game_id=game.pk, deadline=first_deadline, now=late) == 0  # the replaced round's
+    assert services.apply_timeouts(game_id=game.pk, deadline=game.deadline_at, now=late) == 3
+
+
 def test_deadline_not_yet_passed_is_left_alone(make_user):
     game = toy_game(make_user(), make_user(), turn_seconds=3600)
     assert services.sweep_deadlines() == 0

@@ -455,6 +455,98 @@ def test_a_move_answered_over_http_is_not_sent_again_to_the_pages_own_socket(mak
     run_scenario(scenario)
 
 
+def session_cookie(user, client=None) -> bytes:
+    """A signed-in browser's session cookie for ``user`` (``client``'s session, when given)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = client or Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+def signed_in_socket(game, cookie: bytes):
+    """A socket opened with a real session cookie, as a browser's: its viewer is read from it."""
+    path = f"/ws/games/{game.pk}/?stamp={live.stamp_of(game)}"
+    return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
+
+
+async def move_answer(socket, ref, fields):
+    """Send a move frame; its answer frame and the regions frames that follow it."""
+    await socket.send_to(text_data=json.dumps({"type": "move", "ref": ref, "fields": fields}))
+    while True:
+        frame = json.loads(await socket.receive_from(timeout=5))
+        if frame["type"] == "answer":
+            break
+        assert is_presence(json.dumps(frame)), frame
+    regions = []
+    while not await socket.receive_nothing(timeout=0.3):
+        message = await socket.receive_from()
+        if not is_presence(message):
+            regions.append(json.loads(message))
+    return frame, regions
+
+
+def test_a_move_sent_over_the_pages_socket_is_played_or_refused_as_a_post_would_be(make_user):
+    """The live page sends its moves over its open socket: the same checks as the form's post
+    (games/page_moves.py), the refusal's sentence and status in the answer, nothing written for
+    a refusal; a played move's answer carries its version and the page's changed regions follow.
+    The viewer is read again for each move: a session ended since the socket opened is refused."""
+    from django.test import Client
+
+    from games.consumers import CLOSE_BAD_FRAME
+
+    ana, bo, cy = make_user(), make_user(), make_user()
+    game = toy_game(ana, bo)
+    cards = state_store.load(game).cards
+    ana_client = Client()
+    cookies = {"ana": session_cookie(ana, ana_client), "bo": session_cookie(bo), "cy": session_cookie(cy)}
+
+    def events():
+        return list(game.events.order_by("seq").values_list("seq", "seat", "created_by_id"))
+
+    async def scenario():
+        ana_socket, bo_socket, watcher = (signed_in_socket(game, cookies[name]) for name in ("ana", "bo", "cy"))
+        for socket in (ana_socket, bo_socket, watcher):
+            assert (await socket.connect())[0]
+        move = {"move": json.dumps({"type": "add", "n": 2}), "version": "0"}
+        # Bo's move out of turn and a spectator's move are refused with their sentences.
+        answer, regions = await move_answer(bo_socket, 1, move)
+        assert answer["ref"] == 1 and answer["status"] == 400 and answer["error"] == "It is not your turn." and not regions
+        answer, regions = await move_answer(watcher, 2, move)
+        assert answer["status"] == 403 and "not playing" in answer["error"] and not regions
+        answer, _ = await move_answer(ana_socket, 3, {"move": "{not json", "version": "0"})
+        assert answer["status"] == 400 and answer["error"]
+        answer, _ = await move_answer(ana_socket, 4, {"move": move["move"]})
+        assert answer["status"] == 400 and "version" in answer["error"]
+        assert await sync_to_async(events)() == []
+        # Ana's move is played: its answer, then her regions at version 1; Bo is pushed his.
+        answer, regions = await move_answer(ana_socket, 5, move)
+        assert answer == {"type": "answer", "ref": 5, "version": 1}
+        assert regions and all(frame["stamp"].startswith("1.") for frame in regions)
+        assert str(cards[0]) in "".join(region["html"] for frame in regions for region in frame["regions"])
+        while is_presence(pushed := await bo_socket.receive_from(timeout=5)):
+            pass
+        assert 'stamp="1.' in html_of(pushed)
+        assert await sync_to_async(events)() == [(1, 0, ana.pk)]
+        # Signed out in another tab: the socket still open is no longer allowed to play.
+        await sync_to_async(ana_client.logout)()
+        answer, regions = await move_answer(ana_socket, 6, {"move": json.dumps({"type": "add", "n": 1}), "version": "2"})
+        assert answer["status"] == 403 and "signed in" in answer["error"] and not regions
+        # A move frame of the wrong shape is not a page's: the socket is closed with a code.
+        await bo_socket.send_to(text_data=json.dumps({"type": "move", "ref": "7", "fields": move}))
+        while (output := await bo_socket.receive_output(timeout=5))["type"] != "websocket.close":
+            assert is_presence(output["text"])
+        assert output == {"type": "websocket.close", "code": CLOSE_BAD_FRAME}
+        for socket in (ana_socket, watcher):
+            await socket.disconnect()
+        await bo_socket.disconnect(timeout=10)
+        await close_db_connections()
+
+    run_scenario(scenario)
+    assert events() == [(1, 0, ana.pk)]
+
+
 def test_a_sockets_process_far_behind_still_gets_every_announcement():
     """A process that reads its announcements late gets every one of them. (With channels_redis's
     list layer, all the sockets of a process shared one queue in Redis, and a group send to a full

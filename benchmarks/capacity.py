@@ -256,8 +256,8 @@ class MovePool:
     round closed (a lane per game), so the sender never waits on the harness's reads unless every
     game is waiting for its round to close."""
 
-    def __init__(self, http, site: load.Site, games: dict[int, list[load.Player]], over_socket: bool = False):
-        self.http, self.site, self.games, self.over_socket = http, site, games, over_socket
+    def __init__(self, http, site: load.Site, games: dict[int, list[load.Player]]):
+        self.http, self.site, self.games = http, site, games
         self.ready: list[tuple[int, int, dict, int]] = []
         self.available = asyncio.Event()
         self.pending: dict[int, int] = {}
@@ -304,7 +304,7 @@ class MovePool:
         game_id, seat, move, version = chosen
         start = time.perf_counter()
         status = await load.post_move(self.http, self.site.base, self.games[game_id][seat], game_id, move, version,
-                                      stats, "hextension", over_socket=self.over_socket)
+                                      stats, "hextension")
         done = time.perf_counter()
         self.pending[game_id] -= 1
         self.refused[game_id] |= status != 200
@@ -523,7 +523,7 @@ async def drive(args, site: load.Site, data: dict, meter: CpuMeter, errors: load
 
         # 2. Idle: one move at a time, then the floor.
         print("capacity: idle moves", flush=True)
-        pool = MovePool(http, site, data["games"], over_socket=args.moves_over == "socket")
+        pool = MovePool(http, site, data["games"])
         await pool.primed()
         idle_stats = load.Stats()
 
@@ -596,7 +596,7 @@ def print_report(args, report: dict, meter: CpuMeter, load_before: str, setup: f
     print()
     print(f"hexsite capacity against a floor: {args.web} gunicorn workers for the pages, 1 Daphne for the sockets, "
           f"{args.workers} Celery play workers; {os.cpu_count()} CPUs; load average before {load_before}")
-    print(f"  moves: Hextension submissions over {args.moves_over} in {args.games} games x {args.seats} players, {report['sockets']} pages' "
+    print(f"  moves: Hextension submissions in {args.games} games x {args.seats} players, {report['sockets']} pages' "
           f"sockets open; floor: POST /{_floor_path()} (insert one row, commit, a few bytes)")
     background = report["background"]
     print(f"background, nothing sent (in every figure below): {100 * sum(background.values()):.1f} % of a core: "
@@ -683,8 +683,6 @@ def main() -> int:
     parser.add_argument("--cpu-rate", type=float, default=50.0, help="the step whose CPU per commit is the headline (default 50)")
     parser.add_argument("--idle", type=int, default=40, help="moves (and floor requests) sent one at a time (default 40)")
     parser.add_argument("--pause", type=float, default=0.1, help="seconds between the idle requests (default 0.1)")
-    parser.add_argument("--moves-over", choices=["http", "socket"], default="http",
-                        help="how the pages send their moves: posted, or over their open socket (default http)")
     parser.add_argument("--page-reads", type=int, default=30, help="reads of each page kind (default 30)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]

@@ -384,8 +384,6 @@ class Socket:
         self.changed = asyncio.Event()
         self.closing = False
         self.task: asyncio.Task | None = None
-        self.answers: dict[int, asyncio.Future] = {}  # the page's moves sent over this socket, by ref
-        self.next_ref = 1
 
     async def open(self, attempts: int = 4) -> None:
         """Connect; a refused or reset handshake is tried again after a pause, as the page's
@@ -416,12 +414,6 @@ class Socket:
                 if data.startswith(b'{"type":"probe"'):
                     self.probes.append(now - json.loads(data)["sent"])
                     continue
-                if data.startswith(b'{"type":"answer"'):
-                    answer = json.loads(data)
-                    waiting = self.answers.pop(answer.get("ref"), None)
-                    if waiting is not None and not waiting.done():
-                        waiting.set_result(answer)
-                    continue
                 if data.startswith(b'{"type":"regions"'):
                     for region in json.loads(data).get("regions", []):
                         self.stats.region_bytes[region.get("id", "?")] += len(json.dumps(region).encode())
@@ -436,14 +428,6 @@ class Socket:
             self.stats.error(f"socket {self.game_id}: {type(error).__name__}: {error}")
         if not self.closing:
             self.stats.error(f"socket of game {self.game_id} closed by the server")
-
-    async def send_move(self, fields: dict[str, str]) -> dict:
-        """A move sent as the live page sends it over its socket; its answer frame (the regions
-        that changed follow it on the socket)."""
-        ref, self.next_ref = self.next_ref, self.next_ref + 1
-        self.answers[ref] = asyncio.get_running_loop().create_future()
-        await self.ws.send_str(json.dumps({"type": "move", "ref": ref, "fields": fields}))
-        return await asyncio.wait_for(self.answers[ref], 60)
 
     def shows(self, version: int) -> None:
         """The page shows ``version``: pushed, or the answer to its own move."""
@@ -468,29 +452,21 @@ class Socket:
 
 
 async def post_move(http, base: str, player: Player, game_id: int, move: dict, version: int, stats: Stats,
-                    game_kind: str, over_socket: bool = False) -> int:
-    """A move as the live page sends it: posted (htmx), or over the page's socket (``over_socket``,
-    answered when the page shows the move's version)."""
+                    game_kind: str) -> int:
     start, phase = time.perf_counter(), stats.phase
     page = player.sockets.get(game_id)
     named = {"X-Live-Page": page.name} if page else {}
     try:
-        if over_socket and page:
-            answer = await page.send_move({"move": json.dumps(move), "version": str(version)})
-            status = answer.get("status", 200)
-            if status == 200 and not await page.wait_version(answer["version"], 30):
-                raise TimeoutError(f"version {answer['version']} not shown after its answer")
-        else:
-            async with http.post(f"{base}/games/{game_id}/move/",
-                                 data={"move": json.dumps(move), "version": str(version)},
-                                 headers={**player.headers, "X-CSRFToken": player.csrf, "HX-Request": "true",
-                                          **named}) as answer:
-                body = await answer.read()
-                status = answer.status
-            if status == 200 and page:  # the page applies its answer, as live.js does
-                version = int(json.loads(body)["stamp"].split(".")[0])
-                page.answered.setdefault(version, time.time())
-                page.shows(version)
+        async with http.post(f"{base}/games/{game_id}/move/",
+                             data={"move": json.dumps(move), "version": str(version)},
+                             headers={**player.headers, "X-CSRFToken": player.csrf, "HX-Request": "true",
+                                      **named}) as answer:
+            body = await answer.read()
+            status = answer.status
+        if status == 200 and page:  # the page applies its answer, as live.js does
+            version = int(json.loads(body)["stamp"].split(".")[0])
+            page.answered.setdefault(version, time.time())
+            page.shows(version)
     except Exception as error:
         stats.error(f"move {game_id}: {type(error).__name__}: {error}")
         return 0
@@ -746,7 +722,7 @@ async def drive(args, site: Site, data: dict, stats: Stats) -> dict:
         base = site.base
         # Start every game through the site, as its host does.
         for game, owner in data["starts"]:
-              async with http.post(f"{base}/games/{game.pk}/start/", headers={**owner.headers, "X-CSRFToken": owner.csrf},
+            async with http.post(f"{base}/games/{game.pk}/start/", headers={**owner.headers, "X-CSRFToken": owner.csrf},
                                  allow_redirects=False) as answer:
                 if answer.status != 302:
                     stats.error(f"start {game.pk}: HTTP {answer.status}")

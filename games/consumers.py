@@ -8,15 +8,9 @@ The wire (JSON text frames; docs/architecture.md, "The live page"):
   ``{"type": "fetch", "stamp", "ids"}``: regions too large for a frame, to read over HTTP;
   ``{"type": "pong"}``: the answer to a heartbeat.
 - client → server ``{"type": "ping"}`` (the heartbeat; at most once in ``STALE_CHECK_SECONDS``
-  it also reads the game's version, and the page is caught up if an announcement was lost),
+  it also reads the game's version, and the page is caught up if an announcement was lost) and
   ``{"type": "sync", "stamp": "V.R"}`` (what the page shows; read only if it is behind; an
-  empty stamp asks for every region, as a page does when the answer to its own move is lost)
-  and ``{"type": "move", "ref": N, "fields": {name: value}}``: a move form's fields, played as
-  an HTTP post of the form would be (games/page_moves.py), answered with
-  ``{"type": "answer", "ref": N, "version": V}`` (with ``"notice"`` when the move was already in, or
-  ``"error"`` and ``"status"`` when refused) followed by the regions that changed for this page.
-  A move over the socket skips a request's parsing, middleware and session read; the viewer is
-  still read again for each (signed out, suspended or a bot: refused as over HTTP).
+  empty stamp asks for every region, as a page does when the answer to its own move is lost).
 
 A socket connects with the stamp of the page it serves (``?stamp=V.R``) and the page's name
 (``?page=``), and is sent everything at once if the game moved on since. Announcements carry a
@@ -28,7 +22,6 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import logging
 import os
 import queue
 import threading
@@ -37,36 +30,25 @@ from collections import OrderedDict
 from concurrent.futures import Executor, Future
 from contextvars import ContextVar
 from dataclasses import dataclass
-from importlib import import_module
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.contrib import auth
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
-from games import live, move_input, page_moves, presence, realtime, selectors
-from games.errors import GameError, NotYourSeat
+from games import live, presence, realtime, selectors
 from accounts.timezones import zone_of
 from hexsite.i18n import language_of_socket
-
-logger = logging.getLogger(__name__)
 
 CLOSE_BAD_FRAME = 4400  # a frame the page never sends: not JSON, too deep, binary, of no known type
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_TOO_MANY_FRAMES = 4429
 CLOSE_SERVICE_RESTART = 1012  # the page tries again, backing off
-# A client sends a heartbeat every few seconds, a sync after a reconnect and its player's moves
-# (at most games.ratelimit.MOVES, 20 in 10 s, are played): far fewer than this.
-FRAMES_PER_WINDOW = 60
+# A client sends a heartbeat every few seconds and a sync after a reconnect: far fewer than this.
+FRAMES_PER_WINDOW = 30
 FRAME_WINDOW_SECONDS = 10
-# A move frame's form: a few named fields (Hexland's largest form has six), none longer than a
-# move's JSON may be (move_input refuses a longer one with a sentence).
-MOVE_FIELDS = 16
-MOVE_FIELD_CHARS = 2 * move_input.MAX_MOVE_CHARS
 
 # The sockets' reads and drawings run on a few threads of their own. By default Channels runs
 # every consumer's synchronous work on one thread per process, so a round close queued 100
@@ -258,15 +240,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data) if text_data is not None else None
         except (ValueError, RecursionError):  # RecursionError: nested too deep (a frame of "[[[[…")
             message = None
-        if not isinstance(message, dict) or message.get("type") not in ("ping", "sync", "move"):
+        if not isinstance(message, dict) or message.get("type") not in ("ping", "sync"):
             await self.close(code=CLOSE_BAD_FRAME)
-            return
-        if message.get("type") == "move":
-            ref, fields = message.get("ref"), message.get("fields")
-            if not _is_move_frame(ref, fields):
-                await self.close(code=CLOSE_BAD_FRAME)
-                return
-            await self._send(await self._move(ref, fields))
             return
         if message.get("type") == "ping":
             await self.send(text_data='{"type":"pong"}')
@@ -323,38 +298,6 @@ class GameConsumer(AsyncWebsocketConsumer):
     def _catch_up(self, announcement: str | None, page_stamp: str | None = None,
                   received: float | None = None, answered: int | None = None) -> list[str]:
         return catch_up(self.game_id, self.user, self.page, announcement, page_stamp, received, answered)
-
-    @in_live_threads
-    def _move(self, ref: int, fields: dict[str, str]) -> list[str]:
-        """Play a move this page sent; its answer, then the regions that changed for the page."""
-        try:
-            user = self._signed_in_user()
-            _game, applied = page_moves.play(self.game_id, user, page_moves.form_fields(fields))
-        except GameError as error:
-            return [_answer_frame(ref, error=error.message, status=error.status)]
-        except Exception:  # the database or Redis away: the page is told, the socket lives on
-            logger.exception("a move over the socket of game %s failed", self.game_id)
-            return [_answer_frame(ref, status=503,
-                                  error=_("The move could not be played just now. Try again in a moment."))]
-        # The regions follow at the move's version.
-        answer = _answer_frame(ref, version=applied.game.version,
-                               **({"notice": page_moves.repeated_notice()} if applied.repeated else {}))
-        try:
-            return [answer, *catch_up(self.game_id, self.user, self.page)]
-        except Exception:  # played, but not read back: the page's heartbeat or next push catches it up
-            logger.exception("the regions after a move over the socket of game %s were not read", self.game_id)
-            return [answer]
-
-    def _signed_in_user(self):
-        """The socket's viewer read again, as each HTTP request reads it: a session ended since the
-        socket opened (a log-out, a password change), a suspended account or a bot is refused."""
-        session = self.scope.get("session")
-        user = auth.get_user(_SessionOnly(session)) if session is not None else None
-        if user is None or not user.is_authenticated or user.pk != self.user.pk:
-            raise NotYourSeat(_("You are no longer signed in: reload the page and sign in to play."))
-        if user.is_bot:
-            raise NotYourSeat(_("This is a bot account: it plays through the API only, not on the pages."))
-        return user
 
     @in_live_threads
     def _catch_up_if_behind(self) -> list[str]:
@@ -418,24 +361,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.frames = [t for t in self.frames if now - t < FRAME_WINDOW_SECONDS]
         self.frames.append(now)
         return len(self.frames) > FRAMES_PER_WINDOW
-
-
-def _answer_frame(ref: int, **fields) -> str:
-    return json.dumps({"type": "answer", "ref": ref, **fields}, separators=(",", ":"))
-
-
-def _is_move_frame(ref, fields) -> bool:
-    return (isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < 2**31 and isinstance(fields, dict)
-            and len(fields) <= MOVE_FIELDS
-            and all(isinstance(name, str) and isinstance(value, str) and len(name) <= 64
-                    and len(value) <= MOVE_FIELD_CHARS for name, value in fields.items()))
-
-
-class _SessionOnly:
-    """What ``django.contrib.auth.get_user`` reads of a request: its session, read afresh."""
-
-    def __init__(self, session):
-        self.session = import_module(settings.SESSION_ENGINE).SessionStore(session.session_key)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import live, move_input, page_moves, realtime, selectors, services
+from games import live, move_input, ratelimit, realtime, selectors, services
 from games.errors import BadMove, GameError, GameNotFound, NotYourSeat, RateLimited
 from games.models import Game
 from games.sites import get_site
@@ -120,14 +120,23 @@ def game_region_body(request: HttpRequest, game_id: int, region_id: str) -> Http
 @require_POST
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
+        game = selectors.game_for_viewer(game_id, request.user)
+        ratelimit.check_move(request.user, game.pk)  # every attempt counts, refused ones too
         # An htmx move is answered with every region at its version: the page's socket need not send them.
         answered = live.page_id(request.headers.get("X-Live-Page")) if request.htmx else None
         with realtime.answered_over_http(answered):
-            game, applied = page_moves.play(game_id, request.user, request.POST)
+            applied = services.submit_move(
+                game_id=game.pk,
+                user=request.user,
+                move=move_input.read_move(get_site(game.kind), request.POST),  # checked by schema
+                expected_version=move_input.parse_version(request.POST),
+            )
     except GameError as error:
         return error_response(request, error, game_id)
     if applied.repeated:
-        return game_board_response(request, game_id, page_moves.repeated_notice(),
+        # Not refused (the player's move is in), but not played now either: say why nothing moved.
+        return game_board_response(request, game_id, _("That move had already been played, from another tab "
+                                                       "or window or by a second click: the board shows it now."),
                                    game=selectors.game_as_written(game, applied.game), notice=True)
     return game_board_response(request, game_id, _("Your move has been played."),
                                game=selectors.game_as_written(game, applied.game))

@@ -1,7 +1,7 @@
 /* Small helps for the site's forms, on every page. Progressive enhancement: each form works
  * without this script.
- * - A form being submitted has its submit buttons disabled and marked busy: by htmx (or over
- *   the live page's socket), until the answer has come; a plain one, while the next page loads (no double submission, and a
+ * - A form being submitted has its submit buttons disabled and marked busy: by htmx, until the
+ *   answer has come; a plain one, while the next page loads (no double submission, and a
  *   visible sign that something is under way). */
 (function () {
   "use strict";
@@ -50,15 +50,10 @@
 
   // The end is heard on the form itself: it gets the event even when its answer has taken it
   // off the page (a form kept by hx-preserve comes back, and must not stay disabled).
-  // A move the live page sends over its socket (static/js/live.js) waits the same way.
-  function busyUntil(end) {
-    return function (event) {
-      var form = formOf(event);
-      if (!form) return;
-      busy(form, true);
-      form.addEventListener(end, function () { busy(form, false); }, {once: true});
-    };
-  }
-  document.addEventListener("htmx:beforeRequest", busyUntil("htmx:afterRequest"));
-  document.addEventListener("hexsite:move-sent", busyUntil("hexsite:move-answered"));
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = formOf(event);
+    if (!form) return;
+    busy(form, true);
+    form.addEventListener("htmx:afterRequest", function () { busy(form, false); }, {once: true});
+  });
 })();

@@ -5,8 +5,6 @@
  * A region is applied only if its stamp (version, revision) is newer than what the page shows,
  * or the same stamp with other content; it is morphed in (idiomorph), keeping what the player is
  * doing: a form they have started filling, focus, an open <details>, the scroll position.
- * The page's moves go over its socket while it is open ("move" frames, answered on the socket),
- * else they are posted.
  * Errors are shown beside the control that was used and stay until the player acts again.
  * The socket reconnects after any close, with backoff and jitter; a heartbeat notices a dead one
  * within 10 s; a banner shows while disconnected; on return the page resyncs by its stamp.
@@ -229,7 +227,6 @@
     var answer;
     try { answer = JSON.parse(xhr.responseText); } catch (e) { return; }
     var elt = event.detail.elt;
-    answered({status: xhr.status, error: answer.type === "error" ? answer.message : null, notice: answer.notice || null});
     if (answer.type === "error") {
       note(elt, answer.message, true);
       return;
@@ -278,73 +275,6 @@
     clearNotes(elt && elt.closest && (elt.closest("form") || elt.closest("[data-live-errors]")));
   });
 
-  // The page's own requests answered so far, and the latest answer (for tests and tools).
-  var answers = {count: 0, last: null};
-  function answered(answer) {
-    answers.count += 1;
-    answers.last = answer;
-  }
-
-  // --- moves over the socket -----------------------------------------------------------------
-  // A move form's post (its hx-post is the game's move address, data-move-url) goes over the
-  // page's open socket instead: the server plays it as it plays the post (games/page_moves.py)
-  // and answers on the socket, an "answer" frame and then the regions that changed. That saves
-  // a request's parsing, middleware and session read, and the mover's regions are drawn with
-  // the other pages' (docs/architecture.md). Without an open socket the form is posted.
-  var ANSWER_WAIT_MS = 15000;
-  var pendingMoves = {}, nextRef = 1;
-  function pathOf(url) { return new URL(url, location.href).pathname; }
-  document.addEventListener("htmx:configRequest", function (event) {
-    var detail = event.detail, elt = detail.elt, data = detail.formData;
-    if (!root || !elt || !root.contains(elt) || !root.dataset.moveUrl || !data || !data.forEach) return;
-    if (String(detail.verb).toLowerCase() !== "post" || pathOf(detail.path) !== pathOf(root.dataset.moveUrl)) return;
-    if (!socket || socket.readyState !== 1) return;
-    var fields = {};
-    data.forEach(function (value, name) {
-      if (typeof value === "string" && name !== "csrfmiddlewaretoken") fields[name] = value;
-    });
-    var ref = nextRef++;
-    try { socket.send(JSON.stringify({type: "move", ref: ref, fields: fields})); } catch (e) { return; }
-    event.preventDefault();  // not posted: it is on its way over the socket
-    clearNotes(elt.closest && (elt.closest("form") || elt.closest("[data-live-errors]")));
-    pendingMoves[ref] = {elt: elt, around: idsAround(elt), timer: setTimeout(function () { moveLost(ref); }, ANSWER_WAIT_MS)};
-    elt.dispatchEvent(new CustomEvent("hexsite:move-sent", {bubbles: true, detail: {elt: elt}}));
-  });
-  function settled(ref) {
-    var pending = pendingMoves[ref];
-    if (!pending) return null;
-    delete pendingMoves[ref];
-    clearTimeout(pending.timer);
-    pending.elt.dispatchEvent(new CustomEvent("hexsite:move-answered", {bubbles: true, detail: {elt: pending.elt}}));
-    return pending;
-  }
-  function moveAnswered(frame) {
-    var pending = settled(frame.ref);
-    if (!pending) return;
-    answered({status: frame.status || 200, error: frame.error || null, notice: frame.notice || null});
-    var elt = stillThere(pending.elt, pending.around);
-    if (frame.error) {
-      note(elt, frame.error, true);
-      return;
-    }
-    var form = pending.elt.closest && pending.elt.closest("form");
-    if (form) delete form.dataset.dirty;  // played: the regions that follow replace it
-    if (frame.notice) note(elt, frame.notice, false);
-  }
-  // No answer (the socket closed, or too long a wait): the move may have been played. The page
-  // is brought to what the server has, and says so beside the control.
-  function moveLost(ref) {
-    var pending = settled(ref);
-    if (!pending) return;
-    answered({status: 0, error: "lost", notice: null});
-    note(stillThere(pending.elt, pending.around),
-         gettext("The connection dropped before your move was answered: the board shows whether it was played."), true);
-    if (socket && socket.readyState === 1) socket.send('{"type":"sync","stamp":""}'); else askForAll = true;
-  }
-  function movesLost() {
-    Object.keys(pendingMoves).forEach(function (ref) { moveLost(Number(ref)); });
-  }
-
   // --- the socket ----------------------------------------------------------------------------
   function status(text) {
     var banner = document.getElementById("socket-status");
@@ -374,13 +304,11 @@
       lastHeard = Date.now();
       var frame;
       try { frame = JSON.parse(event.data); } catch (e) { return; }
-      if (frame.type === "answer") moveAnswered(frame);
-      else if (frame.type !== "pong") applyFrame(frame);
+      if (frame.type !== "pong") applyFrame(frame);
     };
     ws.onclose = function (event) {
       if (socket !== ws) return;
       socket = null;
-      movesLost();
       if (event.code === 4403) {
         status(gettext("You can no longer watch this game. Reload the page to see why."));
         return;
@@ -405,7 +333,6 @@
   function drop() {
     var ws = socket;
     socket = null;
-    movesLost();
     if (ws) {
       ws.onclose = ws.onmessage = null;
       try { ws.close(); } catch (e) { /* already closing */ }
@@ -549,7 +476,6 @@
     stamp: pageStamp,
     shown: function () { return JSON.parse(JSON.stringify(shown)); },
     socket: function () { return socket; },
-    answers: function () { return JSON.parse(JSON.stringify(answers)); },
     apply: applyFrame
   };
 })();

@@ -7,9 +7,7 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 import traceback
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -224,28 +222,3 @@ def log_in(context, base_url: str, user) -> None:
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base_url}])
-
-
-class Answer:
-    """The answer to a move the live page sent: its status (0 when it was lost) and its error."""
-
-    def __init__(self):
-        self.status: int | None = None
-        self.error: str | None = None
-        self.notice: str | None = None
-
-
-@contextmanager
-def move_answered(page, timeout: float = 20.0):
-    """Around a click that sends a move from a live game page: waits until the page has its
-    answer, whichever way the move went (over the page's socket, or posted when the socket was
-    not open), and gives it (``Answer``). Polled: the site's CSP forbids wait_for_function."""
-    count = lambda: page.evaluate("() => window.hexsiteLivePage.answers()")  # noqa: E731
-    before = count()["count"]
-    answer = Answer()
-    yield answer
-    limit = time.monotonic() + timeout
-    while (now := count())["count"] == before:
-        assert time.monotonic() < limit, "the page got no answer to its move"
-        page.wait_for_timeout(50)
-    answer.status, answer.error, answer.notice = now["last"]["status"], now["last"]["error"], now["last"]["notice"]

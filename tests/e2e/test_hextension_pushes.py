@@ -54,12 +54,10 @@ def choose_cell(page, tile_index: int, option_index: int) -> str:
 
 
 def expect_answer(page) -> None:
-    """Call before submitting: ``request_answered(page)`` then waits until the page has handled
-    the answer, the socket's (the move went over the page's socket) or htmx's (it was posted).
-    Listened for on the form itself, which gets the event even once off the page."""
-    page.evaluate("() => { window.answered = false; const form = document.querySelector('form.hx-form');"
-                  " for (const name of ['htmx:afterRequest', 'hexsite:move-answered'])"
-                  " form.addEventListener(name, () => { window.answered = true }, {once: true}) }")
+    """Call before submitting: ``request_answered(page)`` then waits until htmx has handled the
+    answer. Listened for on the form itself, which gets the event even once off the page."""
+    page.evaluate("() => { window.answered = false; document.querySelector('form.hx-form')"
+                  ".addEventListener('htmx:afterRequest', () => { window.answered = true }, {once: true}) }")
 
 
 def request_answered(page) -> None:
@@ -137,9 +135,6 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
     # its read of the game is already at a later move than the one answered).
     unnamed = lambda route: {k: v for k, v in route.request.all_headers().items() if k != "x-live-page"}  # noqa: E731
     page.route(re.compile(r"/games/\d+/move/$"), lambda route: held.append((route, route.fetch(headers=unnamed(route)))))
-    # Posted, not sent over the open socket (the page does that when it has no move address): a
-    # move sent over the socket has its answer and its board in order on the socket, and no race.
-    page.evaluate("() => { delete document.getElementById('live-game').dataset.moveUrl }")
     choose_cell(page, 0, 0)
     choose_cell(page, 1, 1)
     expect_answer(page)

@@ -13,7 +13,7 @@ import pytest
 
 from games.models import Game, MoveEvent
 from tests.api.test_example_bots import BOT_SECONDS, start_example_bot
-from tests.e2e.conftest import log_in, move_answered
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 ROUNDS = 7  # 19 cells, three tiles a round
@@ -39,9 +39,9 @@ def place_by_clicking(page, round_number: int) -> None:
         tiles.nth(i).click()
         page.locator("svg.hx-interactive [data-cell]:not(.hx-pending)").first.click()
     assert all(select.input_value() for select in page.locator("select.hx-select").all())  # every tile has its cell
-    with move_answered(page) as answer:
+    with page.expect_response(re.compile(r"/move/$")) as answer:
         submit.click()
-    assert answer.status == 200, answer.error
+    assert answer.value.status == 200
 
 
 def test_a_person_plays_a_whole_game_against_the_example_bot_in_the_browser(asgi_live_server, browser,

@@ -15,7 +15,7 @@ import pytest
 from games import services, state_store
 from games.models import Game, MoveEvent
 from games.sites import get_engine
-from tests.e2e.conftest import log_in, move_answered
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -130,9 +130,9 @@ def test_a_push_keeps_a_half_typed_discard_and_an_older_push_never_wins(asgi_liv
         if take:
             other.fill(str(int(other.input_value() or 0) + take))
             left -= take
-    with move_answered(page) as answer:  # over the page's socket
+    with page.expect_response(re.compile(r"/move/$")) as answer:
         form.get_by_role("button", name="Discard").click()
-    assert answer.status == 200, answer.error
+    assert answer.value.status == 200
     page.locator("form.hl-discard").wait_for(state="detached")
     assert page.locator("[data-live-note].error").count() == 0
     assert MoveEvent.objects.filter(game=game, seat=0, seq__gt=opened_at, payload__type="discard").count() == 1
@@ -159,9 +159,9 @@ def test_a_still_legal_click_from_a_page_a_few_events_behind_is_played(asgi_live
     move_now(game, bo, 1, lambda moves: next(m for m in moves if m["type"] == "accept"))
     page = open_page(browser, asgi_live_server, ana, game, socket=False)  # it shows Bo's acceptance
     move_now(game, cy, 2, lambda moves: next(m for m in moves if m["type"] == "decline"))  # the page misses this
-    with move_answered(page) as answer:  # posted: the page has no socket
+    with page.expect_response(re.compile(r"/move/$")) as answer:
         page.get_by_role("button", name="Trade with bo").click()
-    assert answer.status == 200, answer.error
+    assert answer.value.status == 200, answer.value.text()
     assert MoveEvent.objects.filter(game=game).order_by("-seq").first().payload == {"type": "confirm", "seat": 1}
     assert page.locator("[data-live-note].error").count() == 0
 

@@ -16,28 +16,17 @@
   }
 
   // The answer (the live page's regions, or a refusal shown on the board) is handled by
-  // static/js/live.js, which sends the move over the page's socket when it is open; the CSRF
-  // token of a post travels in the page's hx-headers.
+  // static/js/live.js; the CSRF token travels in the page's hx-headers.
   function play(target) {
     var game = target.closest(".hl-game");
     var board = target.closest("#hl-board");
     if (!game || !board || board.dataset.busy) return;
     board.dataset.busy = "1";  // one click, one move: a second click waits for the answer
-    // Sent over the page's socket (live.js), the request ends at once and the answer comes later.
-    var overSocket = false;
-    function sent() {
-      overSocket = true;
-      board.addEventListener("hexsite:move-answered", function () { delete board.dataset.busy; }, {once: true});
-    }
-    board.addEventListener("hexsite:move-sent", sent, {once: true});
     htmx.ajax("POST", "/games/" + game.dataset.game + "/move/", {
       source: board,
       swap: "none",
       values: {move: target.dataset.move, version: shownVersion(board)}
-    }).finally(function () {
-      board.removeEventListener("hexsite:move-sent", sent);
-      if (!overSocket) delete board.dataset.busy;
-    });
+    }).finally(function () { delete board.dataset.busy; });
   }
 
   document.addEventListener("click", function (event) {

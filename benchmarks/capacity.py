@@ -455,8 +455,10 @@ def scenario(args) -> dict:
     for game in games:
         services.start_game(game_id=game.pk)
     humans = load.make_players(2, "hl")
-    # A long turn clock: the room waits for its humans instead of playing on its timers meanwhile.
-    room = services.create_game(kind="hexland", config={"players": 4, "layout": "fixed", "timers": "fast"},
+    # Correspondence timers (a Hexland room's clock is its preset's): the room waits for its
+    # humans. With "fast" ones they timed out after 30 s, AI stand-ins took their seats and the
+    # room played itself on the play workers all through the curves (1.7 ms per move counted).
+    room = services.create_game(kind="hexland", config={"players": 4, "layout": "fixed", "timers": "correspondence"},
                                 created_by=humans[0].user, players=[h.user for h in humans],
                                 ai_seats={2: "easy", 3: "easy"}, turn_seconds=3 * 86400, join=False)
     services.start_game(game_id=room.pk)

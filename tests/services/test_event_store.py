@@ -178,6 +178,39 @@ def test_one_timer_is_queued_per_deadline_not_per_move(make_user, monkeypatch, d
     assert services.apply_timeouts(game_id=game.pk, deadline=game.deadline_at, now=late) == 3
 
 
+def test_a_live_room_queues_a_timer_for_each_deadline_it_sets_and_none_for_the_moves_inside_one(
+        make_user, monkeypatch, django_capture_on_commit_callbacks):
+    """Hexland's clocks run per phase: rolling, building and trading inside one turn keep the
+    turn's deadline. Over random play, the timers queued are exactly the deadlines the room set,
+    in order: none repeated, none missed."""
+    import random
+
+    from games import jobs
+    from tests.support.factories import hexland_room
+    from tests.support.play import random_move
+
+    etas = []
+    monkeypatch.setattr(jobs, "enqueue", lambda name, *args, **kw: etas.append(kw["eta"]) if name.endswith(
+        "apply_timeouts") else None)
+    players = [make_user() for _ in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = hexland_room(*players, timers="fast")
+    deadlines, rng = [game.deadline_at], random.Random(random.getrandbits(64))  # the test's seed (tests/workers.py)
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.awaiting[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_move(game_id=game.pk, user=players[seat], move=random_move(game, seat, rng),
+                                 expected_version=game.version)
+        game.refresh_from_db()
+        if game.deadline_at != deadlines[-1]:
+            deadlines.append(game.deadline_at)
+    assert etas == deadlines
+    assert len(etas) < game.version  # (before, one a move: every move of a short clock queued one)
+
+
 def test_deadline_not_yet_passed_is_left_alone(make_user):
     game = toy_game(make_user(), make_user(), turn_seconds=3600)
     assert services.sweep_deadlines() == 0

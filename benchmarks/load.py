@@ -452,15 +452,10 @@ class Socket:
 
 
 async def post_move(http, base: str, player: Player, game_id: int, move: dict, version: int, stats: Stats,
-                    game_kind: str, regions_by_socket: bool = True) -> int:
-    """A move as the live page posts it. With its socket open the page says so, and the answer
-    leaves the regions to the socket (``regions_by_socket``): the move is done when the page's
-    socket shows its version; else the answer carries them."""
+                    game_kind: str) -> int:
     start, phase = time.perf_counter(), stats.phase
     page = player.sockets.get(game_id)
     named = {"X-Live-Page": page.name} if page else {}
-    if page and regions_by_socket:
-        named["X-Live-Socket"] = "open"
     try:
         async with http.post(f"{base}/games/{game_id}/move/",
                              data={"move": json.dumps(move), "version": str(version)},
@@ -468,14 +463,10 @@ async def post_move(http, base: str, player: Player, game_id: int, move: dict, v
                                       **named}) as answer:
             body = await answer.read()
             status = answer.status
-        if status == 200 and page:
-            answered = json.loads(body)
-            if answered.get("stamp"):  # the page applies its answer, as live.js does
-                version = int(answered["stamp"].split(".")[0])
-                page.answered.setdefault(version, time.time())
-                page.shows(version)
-            elif not await page.wait_version(answered["version"], 30):
-                raise TimeoutError(f"version {answered['version']} not shown by the page's socket")
+        if status == 200 and page:  # the page applies its answer, as live.js does
+            version = int(json.loads(body)["stamp"].split(".")[0])
+            page.answered.setdefault(version, time.time())
+            page.shows(version)
     except Exception as error:
         stats.error(f"move {game_id}: {type(error).__name__}: {error}")
         return 0

@@ -122,11 +122,8 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_for_viewer(game_id, request.user)
         ratelimit.check_move(request.user, game.pk)  # every attempt counts, refused ones too
-        # An htmx move is answered with every region at its version, and the page's socket need
-        # not send them; unless the page says its socket is open: then its socket sends what
-        # changed, as it does for every other page of the game (the regions drawn once there).
-        regions_by_socket = socket_answers(request)
-        answered = live.page_id(request.headers.get("X-Live-Page")) if request.htmx and not regions_by_socket else None
+        # An htmx move is answered with every region at its version: the page's socket need not send them.
+        answered = live.page_id(request.headers.get("X-Live-Page")) if request.htmx else None
         with realtime.answered_over_http(answered):
             applied = services.submit_move(
                 game_id=game.pk,
@@ -138,32 +135,11 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return error_response(request, error, game_id)
     if applied.repeated:
         # Not refused (the player's move is in), but not played now either: say why nothing moved.
-        repeated = _("That move had already been played, from another tab or window or by a second click: the "
-                     "board shows it now.")
-        if regions_by_socket:
-            return played_answer(applied.game.version, notice=repeated)
-        return game_board_response(request, game_id, repeated, game=selectors.game_as_written(game, applied.game),
-                                   notice=True)
-    if regions_by_socket:
-        return played_answer(applied.game.version)
+        return game_board_response(request, game_id, _("That move had already been played, from another tab "
+                                                       "or window or by a second click: the board shows it now."),
+                                   game=selectors.game_as_written(game, applied.game), notice=True)
     return game_board_response(request, game_id, _("Your move has been played."),
                                game=selectors.game_as_written(game, applied.game))
-
-
-def socket_answers(request: HttpRequest) -> bool:
-    """Does the live page that sent this move leave its regions to its open socket
-    (``X-Live-Socket: open``, static/js/live.js)?"""
-    return bool(request.htmx) and request.headers.get("X-Live-Socket") == "open"
-
-
-def played_answer(version: int, notice: str = "") -> JsonResponse:
-    """The answer to a move whose page's socket brings the regions: none here, and no stamp (the
-    page shows the new version once its socket has sent it). ``version``: the game's after the
-    move, for clients that wait for it."""
-    answer = {"type": "regions", "stamp": None, "regions": [], "version": version}
-    if notice:
-        answer["notice"] = notice
-    return JsonResponse(answer)
 
 
 def game_board_response(request: HttpRequest, game_id: int, done: str, game: Game | None = None,

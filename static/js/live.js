@@ -201,11 +201,7 @@
   // --- answers to the page's own requests (htmx, hx-swap="none") --------------------------
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
-    if (!root || !elt || !root.contains(elt)) return;
-    event.detail.headers["X-Live-Page"] = pageId;
-    // With the socket open, a move's answer leaves the regions to it: they are drawn once, with
-    // the other pages' (games/views.py, game_move). Closed, the answer carries them all.
-    if (socket && socket.readyState === 1) event.detail.headers["X-Live-Socket"] = "open";
+    if (root && elt && root.contains(elt)) event.detail.headers["X-Live-Page"] = pageId;
   });
   // An answer that never came may have been a move that was played: its socket, told that the
   // answer carried it, sent nothing. Ask the socket for every region.

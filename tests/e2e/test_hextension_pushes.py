@@ -131,11 +131,9 @@ def test_the_form_survives_a_pushed_board_that_overtakes_the_answer_to_its_submi
     page.get_by_role("button", name="Stop notifying me").wait_for()
     held = []
     # The server handles the move at once; its answer reaches the page only when released. The
-    # request goes without the page's name, and without saying its socket is open, so the answer
-    # carries the board and the socket sends it too (as it does when its read of the game is
-    # already at a later move than the one answered).
-    unnamed = lambda route: {k: v for k, v in route.request.all_headers().items()  # noqa: E731
-                             if k not in ("x-live-page", "x-live-socket")}
+    # request goes without the page's name, so the socket sends the board too (as it does when
+    # its read of the game is already at a later move than the one answered).
+    unnamed = lambda route: {k: v for k, v in route.request.all_headers().items() if k != "x-live-page"}  # noqa: E731
     page.route(re.compile(r"/games/\d+/move/$"), lambda route: held.append((route, route.fetch(headers=unnamed(route)))))
     choose_cell(page, 0, 0)
     choose_cell(page, 1, 1)

@@ -455,52 +455,6 @@ def test_a_move_answered_over_http_is_not_sent_again_to_the_pages_own_socket(mak
     run_scenario(scenario)
 
 
-def test_a_page_whose_socket_is_open_gets_its_moves_regions_over_the_socket(make_user):
-    """A page that says its socket is open (X-Live-Socket, live.js) is answered without regions
-    and without a stamp (it must not claim a version it does not show yet); its socket sends the
-    regions of the move, as it does for the other pages, and only what changed for that page."""
-    from django.test import Client
-
-    ana, bo = make_user(), make_user()
-    game = toy_game(ana, bo)
-    stamp = live.stamp_of(game)
-    cards = state_store.load(game).cards
-
-    def move_from_page(user, name, n, version):
-        client = Client()
-        client.force_login(user)
-        answer = client.post(f"/games/{game.pk}/move/", {"move": json.dumps({"type": "add", "n": n}), "version": version},
-                             HTTP_HX_REQUEST="true", HTTP_X_LIVE_PAGE=name, HTTP_X_LIVE_SOCKET="open")
-        assert answer.status_code == 200, answer.content
-        return answer.json()
-
-    def refused_move():  # Ana's again: it is Bo's turn
-        client = Client()
-        client.force_login(ana)
-        return client.post(f"/games/{game.pk}/move/", {"move": json.dumps({"type": "add", "n": 1}), "version": 1},
-                           HTTP_HX_REQUEST="true", HTTP_X_LIVE_SOCKET="open")
-
-    async def scenario():
-        own = communicator_for(game, ana, stamp=stamp)
-        own.scope["query_string"] = f"stamp={stamp}&page=ana-page-0001".encode()
-        assert (await own.connect())[0]
-        assert await own.receive_nothing(timeout=0.3)
-        answer = await sync_to_async(move_from_page)(ana, "ana-page-0001", 2, 0)
-        assert answer == {"type": "regions", "stamp": None, "regions": [], "version": 1}
-        pushed = await own.receive_from(timeout=5)
-        assert 'stamp="1.' in pushed and str(cards[0]) in pushed
-        assert 'id="game-status"' in pushed  # changed at version 1 ...
-        assert await own.receive_nothing(timeout=0.5)  # ... and sent once
-        # Refused: the same answer as ever, the page's socket sends nothing.
-        refused = await sync_to_async(refused_move)()
-        assert refused.status_code == 400 and refused.json()["type"] == "error"
-        assert await own.receive_nothing(timeout=0.5)
-        await own.disconnect()
-        await close_db_connections()
-
-    run_scenario(scenario)
-
-
 def test_a_sockets_process_far_behind_still_gets_every_announcement():
     """A process that reads its announcements late gets every one of them. (With channels_redis's
     list layer, all the sockets of a process shared one queue in Redis, and a group send to a full

@@ -187,6 +187,19 @@ def _is_engine_test(request) -> bool:
 
 
 @pytest.fixture(autouse=True)
+def _default_language_after(request):
+    """A request made through the test client as a German or Spanish player leaves that language
+    active on the test's thread (UserLanguageMiddleware activates it; a server does so for each
+    request anew): each test ends in the default language, so the next one on the same worker
+    does not start in German."""
+    yield
+    if not _is_engine_test(request):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_redis(request):
     """Each platform test starts with an empty Redis database (cache, rate limits, the task
     queue, channels), so nothing from an earlier test or run reaches it.

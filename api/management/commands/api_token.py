@@ -1,7 +1,7 @@
 """``manage.py api_token <username> [--scopes read,play] [--name N]``: a new personal token for an
 existing user, printed alone on the last line (for operators, scripts and tests)."""
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from api import tokens
 
@@ -15,6 +15,7 @@ class Command(BaseCommand):
                                                          "(default: every scope but organise)")
         parser.add_argument("--name", default="manage.py api_token")
 
+    @no_translations  # the operator's terminal: in English, as the rest of what it prints
     def handle(self, *args, username, scopes, name, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:

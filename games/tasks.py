@@ -1,5 +1,6 @@
 """Celery tasks of the platform: thin wrappers around services. Those that act on a game's
-turn carry the version they were made for and do nothing once the game has moved on.
+turn carry the version (a turn timer: the deadline) they were made for and do nothing once the
+game has moved on.
 (Task names are stable: queued tasks outlive a deploy.)"""
 from celery import shared_task
 from django.utils.dateparse import parse_datetime
